@@ -1,0 +1,89 @@
+"""Loads YAML while keeping the file, line and column of every key and value.
+
+PyYAML's plain loaders throw the marks away; this one builds dict and list
+subclasses that remember where each entry came from, and it rejects duplicate
+keys, which PyYAML would otherwise resolve silently by keeping the last one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Location, SchemaError
+
+
+class LocatedDict(dict):
+    """A YAML mapping. `loc` is where it starts; `key_loc`/`value_loc` per key."""
+
+    loc: Location
+    key_loc: dict[Any, Location]
+    value_loc: dict[Any, Location]
+
+
+class LocatedList(list):
+    """A YAML sequence. `loc` is where it starts; `item_loc` per item."""
+
+    loc: Location
+    item_loc: list[Location]
+
+
+def _location(path: str, mark: yaml.Mark) -> Location:
+    return Location(path, mark.line + 1, mark.column + 1)
+
+
+def _make_loader_class(path: str) -> type:
+    class _Loader(yaml.SafeLoader):
+        pass
+
+    def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LocatedDict:
+        loader.flatten_mapping(node)
+        result = LocatedDict()
+        result.loc = _location(path, node.start_mark)
+        result.key_loc = {}
+        result.value_loc = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            key_location = _location(path, key_node.start_mark)
+            if not isinstance(key, (str, int, bool, float)) or key is None:
+                raise SchemaError(key_location, "mapping keys must be plain scalars")
+            if key in result:
+                first = result.key_loc[key]
+                raise SchemaError(
+                    key_location, f"duplicate key '{key}' (first given at line {first.line})"
+                )
+            result[key] = loader.construct_object(value_node, deep=True)
+            result.key_loc[key] = key_location
+            result.value_loc[key] = _location(path, value_node.start_mark)
+        return result
+
+    def construct_sequence(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> LocatedList:
+        result = LocatedList(loader.construct_object(child, deep=True) for child in node.value)
+        result.loc = _location(path, node.start_mark)
+        result.item_loc = [_location(path, child.start_mark) for child in node.value]
+        return result
+
+    _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, construct_sequence)
+    return _Loader
+
+
+def load_yaml(path: Path, display_path: str) -> Any:
+    """Parses one YAML file. Syntax errors become SchemaError with a location."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SchemaError(Location(display_path, 1, 1), f"cannot read file: {exc}") from exc
+    try:
+        return yaml.load(text, Loader=_make_loader_class(display_path))  # noqa: S506 (SafeLoader subclass)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        location = _location(display_path, mark) if mark else Location(display_path, 1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        if exc.problem and exc.context and exc.context_mark and exc.context_mark.line != mark.line:
+            problem += f" ({exc.context} started at line {exc.context_mark.line + 1})"
+        raise SchemaError(location, f"YAML syntax: {problem}") from exc
+    except yaml.YAMLError as exc:
+        raise SchemaError(Location(display_path, 1, 1), f"YAML: {exc}") from exc
