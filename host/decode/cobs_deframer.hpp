@@ -1,0 +1,182 @@
+// Splits a byte stream into COBS frames as it arrives. Input may come in
+// chunks of any size and a frame may straddle chunks. A bad frame is reported
+// and skipped; deframing resumes after the next 0x00 delimiter.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+
+#include "decode/decode_error.hpp"
+
+namespace tband {
+
+/// Where a frame sits in the stream.
+struct FrameLocation {
+  std::uint64_t offset = 0;  // stream offset of the frame's first encoded byte
+  std::uint64_t length = 0;  // encoded length, delimiter included when present
+  std::uint64_t index = 0;   // 0 for the first frame of the stream
+};
+
+/// One frame, or the framing error that replaced it.
+struct RawFrame {
+  std::span<const std::uint8_t> data;  // decoded content; valid during the callback only
+  FrameLocation location;
+  const DecodeError* error = nullptr;  // set when the frame could not be deframed
+};
+
+class CobsDeframer {
+ public:
+  /// Frames whose decoded content would exceed this are reported and skipped,
+  /// so garbage without delimiters cannot make memory grow.
+  static constexpr std::size_t kDefaultMaxFrameLen = 64 * 1024;
+
+  explicit CobsDeframer(std::size_t max_frame_len = kDefaultMaxFrameLen)
+      : max_frame_len_(max_frame_len), frame_(std::make_unique<std::uint8_t[]>(max_frame_len)) {}
+
+  /// Feeds the next chunk; calls sink(const RawFrame&) for every frame completed in it.
+  template <class Sink>
+  void feed(std::span<const std::uint8_t> chunk, Sink&& sink) {
+    const std::uint8_t* p = chunk.data();
+    const std::uint8_t* const end = p + chunk.size();
+    while (p < end) {
+      if (skipping_) {
+        const auto* zero = static_cast<const std::uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
+        if (zero == nullptr) {
+          pos_ += static_cast<std::uint64_t>(end - p);
+          return;
+        }
+        pos_ += static_cast<std::uint64_t>(zero - p);
+        p = zero + 1;
+        emit_error(sink);
+        continue;
+      }
+      if (block_left_ == 0) {
+        const std::uint8_t byte = *p++;
+        if (byte == 0) {
+          end_frame(sink);
+          continue;
+        }
+        // A code byte. The block before it, unless it was a full 0xFF block,
+        // stood for a zero in the content.
+        if (code_ != 0 && code_ != 0xFF && !append_zero()) {
+          ++pos_;
+          continue;
+        }
+        code_ = byte;
+        block_left_ = static_cast<std::uint32_t>(byte - 1u);
+        ++pos_;
+        continue;
+      }
+      // Data bytes of the current block: all must be non-zero.
+      const auto available = static_cast<std::size_t>(end - p);
+      const std::size_t want = std::min<std::size_t>(block_left_, available);
+      const auto* zero = static_cast<const std::uint8_t*>(std::memchr(p, 0, want));
+      const std::size_t take = zero != nullptr ? static_cast<std::size_t>(zero - p) : want;
+      if (!append(p, take)) {
+        continue;  // now skipping; p and pos_ stay at the first byte not taken
+      }
+      p += take;
+      pos_ += take;
+      block_left_ -= static_cast<std::uint32_t>(take);
+      if (zero != nullptr) {
+        // The delimiter came before the block was complete.
+        error_ = DecodeError{DecodeErrorKind::kBadCobs};
+        error_.offset = static_cast<std::uint32_t>(len_);
+        error_.value = code_;
+        ++p;
+        emit_error(sink);
+      }
+    }
+  }
+
+  /// Ends the stream: a frame still open is reported as truncated.
+  template <class Sink>
+  void finish(Sink&& sink) {
+    if (pos_ == frame_start_) {
+      return;
+    }
+    if (!skipping_) {
+      error_ = DecodeError{DecodeErrorKind::kTruncatedFrame};
+      error_.offset = static_cast<std::uint32_t>(len_);
+      error_.value = pos_ - frame_start_;
+    }
+    const RawFrame frame{{}, {frame_start_, pos_ - frame_start_, frame_index_}, &error_};
+    sink(frame);
+    reset_frame(pos_);
+  }
+
+  /// Bytes consumed so far.
+  [[nodiscard]] std::uint64_t position() const noexcept { return pos_; }
+
+ private:
+  bool append(const std::uint8_t* src, std::size_t n) noexcept {
+    if (n > max_frame_len_ - len_) {
+      start_skipping_too_long();
+      return false;
+    }
+    std::memcpy(frame_.get() + len_, src, n);
+    len_ += n;
+    return true;
+  }
+  bool append_zero() noexcept {
+    if (len_ == max_frame_len_) {
+      start_skipping_too_long();
+      return false;
+    }
+    frame_[len_++] = 0;
+    return true;
+  }
+  void start_skipping_too_long() noexcept {
+    error_ = DecodeError{DecodeErrorKind::kFrameTooLong};
+    error_.value = max_frame_len_;
+    skipping_ = true;
+  }
+
+  // Called with pos_ at a delimiter that ends a complete block.
+  template <class Sink>
+  void end_frame(Sink& sink) {
+    if (len_ == 0) {
+      // Two delimiters in a row, or a frame holding only "01".
+      error_ = DecodeError{DecodeErrorKind::kEmptyFrame};
+      emit_error(sink);
+      return;
+    }
+    const RawFrame frame{{frame_.get(), len_}, {frame_start_, pos_ + 1 - frame_start_, frame_index_}, nullptr};
+    sink(frame);
+    reset_frame(pos_ + 1);
+  }
+
+  // Called with pos_ at the delimiter that ends a bad frame.
+  template <class Sink>
+  void emit_error(Sink& sink) {
+    const RawFrame frame{{}, {frame_start_, pos_ + 1 - frame_start_, frame_index_}, &error_};
+    sink(frame);
+    reset_frame(pos_ + 1);
+  }
+
+  void reset_frame(std::uint64_t next_start) noexcept {
+    pos_ = next_start;
+    frame_start_ = next_start;
+    ++frame_index_;
+    len_ = 0;
+    block_left_ = 0;
+    code_ = 0;
+    skipping_ = false;
+  }
+
+  std::size_t max_frame_len_;
+  std::unique_ptr<std::uint8_t[]> frame_;  // decoded content of the open frame
+  std::size_t len_ = 0;
+  std::uint64_t pos_ = 0;          // stream offset of the next byte
+  std::uint64_t frame_start_ = 0;  // stream offset of the open frame
+  std::uint64_t frame_index_ = 0;
+  std::uint32_t block_left_ = 0;  // data bytes the current block still expects; 0: a code byte is next
+  std::uint8_t code_ = 0;         // code byte of the current block; 0 before the first block
+  bool skipping_ = false;         // the open frame is bad: discard up to its delimiter
+  DecodeError error_{DecodeErrorKind::kBadCobs};
+};
+
+}  // namespace tband

@@ -1,0 +1,82 @@
+#include "decode/decode_error.hpp"
+
+#include <cstdio>
+
+#include "tband_events.hpp"
+
+namespace tband {
+
+std::string_view to_string(DecodeErrorKind kind) noexcept {
+  switch (kind) {
+    case DecodeErrorKind::kBadCobs: return "bad COBS";
+    case DecodeErrorKind::kEmptyFrame: return "empty frame";
+    case DecodeErrorKind::kFrameTooLong: return "frame too long";
+    case DecodeErrorKind::kTruncatedFrame: return "truncated frame";
+    case DecodeErrorKind::kUnknownEventId: return "unknown event id";
+    case DecodeErrorKind::kMissingField: return "missing field";
+    case DecodeErrorKind::kTruncatedField: return "truncated field";
+    case DecodeErrorKind::kVarlenTooLong: return "varlen too long";
+    case DecodeErrorKind::kVarlenOverflow: return "varlen overflow";
+    case DecodeErrorKind::kTrailingBytes: return "trailing bytes";
+    case DecodeErrorKind::kInvalidEnumValue: return "invalid enum value";
+  }
+  return "unknown error";
+}
+
+namespace {
+
+std::string hex_byte(std::uint64_t value) {
+  char text[8];
+  std::snprintf(text, sizeof text, "0x%02X", static_cast<unsigned>(value & 0xFFu));
+  return text;
+}
+
+// "what went wrong" without the event and field context.
+std::string detail(const DecodeError& e) {
+  switch (e.kind) {
+    case DecodeErrorKind::kBadCobs:
+      return "COBS block (code " + hex_byte(e.value) + ") cut short by a 0x00 delimiter";
+    case DecodeErrorKind::kEmptyFrame:
+      return "empty frame";
+    case DecodeErrorKind::kFrameTooLong:
+      return "frame longer than " + std::to_string(e.value) + " bytes; skipped to the next delimiter";
+    case DecodeErrorKind::kTruncatedFrame:
+      return "stream ends inside a frame (" + std::to_string(e.value) + " bytes without delimiter)";
+    case DecodeErrorKind::kUnknownEventId:
+      return "unknown event id " + hex_byte(e.value);
+    case DecodeErrorKind::kMissingField:
+      return "frame ends before this field";
+    case DecodeErrorKind::kTruncatedField:
+      return "frame ends inside this varlen field";
+    case DecodeErrorKind::kVarlenTooLong:
+      return "varlen longer than " + std::to_string(e.value) + " bytes";
+    case DecodeErrorKind::kVarlenOverflow:
+      return "varlen value does not fit the field's type (last byte " + hex_byte(e.value) + ")";
+    case DecodeErrorKind::kTrailingBytes:
+      return std::to_string(e.value) + " byte(s) left after the last field";
+    case DecodeErrorKind::kInvalidEnumValue:
+      return "value " + std::to_string(e.value) + " is not in the enum";
+  }
+  return "unknown error";
+}
+
+}  // namespace
+
+std::string describe(const DecodeError& e) {
+  std::string out;
+  const EventInfo* info = e.has_event_id ? find_event_info(e.event_id) : nullptr;
+  if (info != nullptr) {
+    out = "event '" + std::string{info->name} + "' (" + hex_byte(info->id) + ")";
+    if (e.field_index >= 0 && static_cast<std::size_t>(e.field_index) < info->fields.size()) {
+      out += " field '" + std::string{info->fields[static_cast<std::size_t>(e.field_index)].name} + "'";
+    }
+    out += ": ";
+  }
+  out += detail(e);
+  if (e.has_event_id) {
+    out += " (at byte " + std::to_string(e.offset) + " of the frame)";
+  }
+  return out;
+}
+
+}  // namespace tband

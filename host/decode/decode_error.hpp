@@ -1,0 +1,58 @@
+// Malformed input is reported as a value: what went wrong, in which event and
+// field, and where. Decoding never throws and never stops at a bad frame.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace tband {
+
+enum class DecodeErrorKind : std::uint8_t {
+  kBadCobs,           // a COBS block promised more bytes than the frame holds
+  kEmptyFrame,        // a frame with no content (two delimiters in a row, or "01 00")
+  kFrameTooLong,      // more bytes than the deframer's limit before a delimiter
+  kTruncatedFrame,    // the stream ended in the middle of a frame
+  kUnknownEventId,    // no event in the schema has this id
+  kMissingField,      // the frame ended before a required field
+  kTruncatedField,    // the frame ended inside a varlen field
+  kVarlenTooLong,     // a varlen field with more bytes than its type allows
+  kVarlenOverflow,    // a varlen field whose value does not fit its type
+  kTrailingBytes,     // bytes left after the last field
+  kInvalidEnumValue,  // an enum field holding a value the enum does not define
+};
+
+[[nodiscard]] std::string_view to_string(DecodeErrorKind kind) noexcept;
+
+struct DecodeError {
+  DecodeErrorKind kind;
+  bool has_event_id = false;
+  std::uint8_t event_id = 0;
+  std::int16_t field_index = -1;  // index into the event's EventInfo::fields, -1 if none
+  std::uint32_t offset = 0;       // byte offset inside the decoded frame content
+  std::uint64_t value = 0;        // the offending value: enum value, byte count, code byte...
+
+  bool operator==(const DecodeError&) const = default;
+};
+
+/// One line that says what is wrong, naming the event and field when known.
+[[nodiscard]] std::string describe(const DecodeError& error);
+
+/// Either a decoded value or the error that prevented it.
+template <class T>
+class Decoded {
+ public:
+  Decoded(const T& value) noexcept : result_(value) {}               // NOLINT(google-explicit-constructor)
+  Decoded(const DecodeError& error) noexcept : result_(error) {}     // NOLINT(google-explicit-constructor)
+
+  [[nodiscard]] bool ok() const noexcept { return result_.index() == 0; }
+  explicit operator bool() const noexcept { return ok(); }
+  [[nodiscard]] const T& value() const noexcept { return *std::get_if<0>(&result_); }
+  [[nodiscard]] const DecodeError& error() const noexcept { return *std::get_if<1>(&result_); }
+
+ private:
+  std::variant<T, DecodeError> result_;
+};
+
+}  // namespace tband

@@ -1,0 +1,67 @@
+// Generic access to any event's fields, for tools that print or serialise
+// events without a case per event type.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+
+#include "decode/schema_info.hpp"
+#include "tband_events.hpp"
+
+namespace tband {
+
+/// One field of a decoded event, its value widened to a common type.
+struct FieldValue {
+  const FieldInfo* info = nullptr;
+  bool present = true;   // false for an optional field the frame left out
+  std::uint64_t u = 0;   // u8, u32, u64 and enum fields
+  std::int64_t s = 0;    // s64 fields
+  std::string_view str;  // str fields
+};
+
+namespace detail {
+
+template <class T>
+void store_field_value(FieldValue& out, const T& value) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    out.str = value;
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    out.s = value;
+  } else if constexpr (std::is_enum_v<T>) {
+    out.u = static_cast<std::uint64_t>(value);
+  } else {
+    static_assert(std::is_unsigned_v<T>, "unexpected field type");
+    out.u = value;
+  }
+}
+
+template <class T>
+void store_field_value(FieldValue& out, const std::optional<T>& value) {
+  out.present = value.has_value();
+  if (value) {
+    store_field_value(out, *value);
+  }
+}
+
+}  // namespace detail
+
+/// Calls f(const FieldValue&) for every field of the event, in wire order.
+template <class F>
+void visit_fields(const Event& event, F&& f) {
+  std::visit(
+      [&](const auto& e) {
+        const EventInfo& info = e.info();
+        e.for_each_field([&](std::size_t index, const auto& value) {
+          FieldValue field;
+          field.info = &info.fields[index];
+          detail::store_field_value(field, value);
+          f(static_cast<const FieldValue&>(field));
+        });
+      },
+      event);
+}
+
+}  // namespace tband

@@ -1,0 +1,131 @@
+// Reads the fields of one decoded frame in wire order. Every read checks the
+// bounds and the encoding and, on failure, records a DecodeError that names
+// the event, the field and the byte offset.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "decode/decode_error.hpp"
+#include "decode/schema_info.hpp"
+
+namespace tband {
+
+class FieldReader {
+ public:
+  /// frame must not be empty; its first byte is the event id.
+  explicit FieldReader(std::span<const std::uint8_t> frame) noexcept
+      : begin_(frame.data()), pos_(frame.data() + 1), end_(frame.data() + frame.size()) {}
+
+  [[nodiscard]] bool at_end() const noexcept { return pos_ == end_; }
+  [[nodiscard]] std::uint8_t event_id() const noexcept { return *begin_; }
+
+  bool read(std::uint8_t& out, int field) noexcept {
+    if (pos_ == end_) {
+      return fail(DecodeErrorKind::kMissingField, field, pos_);
+    }
+    out = *pos_++;
+    return true;
+  }
+  bool read(std::uint32_t& out, int field) noexcept {
+    std::uint64_t value = 0;
+    if (!read_varlen<32>(value, field)) {
+      return false;
+    }
+    out = static_cast<std::uint32_t>(value);
+    return true;
+  }
+  bool read(std::uint64_t& out, int field) noexcept { return read_varlen<64>(out, field); }
+  bool read(std::int64_t& out, int field) noexcept {
+    std::uint64_t raw = 0;
+    if (!read_varlen<64>(raw, field)) {
+      return false;
+    }
+    const std::uint64_t magnitude = raw >> 1;
+    if ((raw & 1u) == 0) {
+      out = static_cast<std::int64_t>(magnitude);
+    } else if (magnitude == 0) {
+      out = INT64_MIN;  // "negative zero" stands for INT64_MIN
+    } else {
+      out = -static_cast<std::int64_t>(magnitude);
+    }
+    return true;
+  }
+  template <class Enum>
+  bool read_enum(Enum& out, int field, const EnumInfo& info) noexcept {
+    const std::uint8_t* start = pos_;
+    std::uint8_t raw = 0;
+    if (!read(raw, field)) {
+      return false;
+    }
+    if (info.find(raw) == nullptr) {
+      return fail(DecodeErrorKind::kInvalidEnumValue, field, start, raw);
+    }
+    out = static_cast<Enum>(raw);
+    return true;
+  }
+  /// The string field: every byte up to the end of the frame.
+  std::string_view read_str() noexcept {
+    const auto* start = reinterpret_cast<const char*>(pos_);
+    const auto len = static_cast<std::size_t>(end_ - pos_);
+    pos_ = end_;
+    return {start, len};
+  }
+
+  /// The error recorded by the last failed read.
+  [[nodiscard]] const DecodeError& error() const noexcept { return error_; }
+
+  /// Records and returns an error for bytes left after the last field.
+  const DecodeError& trailing_bytes() noexcept {
+    fail(DecodeErrorKind::kTrailingBytes, -1, pos_, static_cast<std::uint64_t>(end_ - pos_));
+    return error_;
+  }
+  const DecodeError& unknown_event_id() noexcept {
+    fail(DecodeErrorKind::kUnknownEventId, -1, begin_, *begin_);
+    return error_;
+  }
+
+ private:
+  // Reads an unsigned varlen of at most ceil(Bits / 7) bytes.
+  template <unsigned Bits>
+  bool read_varlen(std::uint64_t& out, int field) noexcept {
+    constexpr unsigned kMaxBytes = (Bits + 6) / 7;
+    const std::uint8_t* start = pos_;
+    std::uint64_t value = 0;
+    for (unsigned i = 0; i < kMaxBytes; ++i) {
+      if (pos_ == end_) {
+        return fail(i == 0 ? DecodeErrorKind::kMissingField : DecodeErrorKind::kTruncatedField, field, start);
+      }
+      const std::uint8_t byte = *pos_++;
+      const unsigned shift = 7 * i;
+      if (i == kMaxBytes - 1) {
+        if ((byte & 0x80u) != 0) {
+          return fail(DecodeErrorKind::kVarlenTooLong, field, start, kMaxBytes);
+        }
+        if ((static_cast<unsigned>(byte) >> (Bits - shift)) != 0) {
+          return fail(DecodeErrorKind::kVarlenOverflow, field, start, byte);
+        }
+      }
+      value |= static_cast<std::uint64_t>(byte & 0x7Fu) << shift;
+      if ((byte & 0x80u) == 0) {
+        out = value;
+        return true;
+      }
+    }
+    return false;  // unreachable: the last byte either ends the varlen or fails
+  }
+
+  bool fail(DecodeErrorKind kind, int field, const std::uint8_t* at, std::uint64_t value = 0) noexcept {
+    error_ = DecodeError{kind, true, *begin_, static_cast<std::int16_t>(field),
+                         static_cast<std::uint32_t>(at - begin_), value};
+    return false;
+  }
+
+  const std::uint8_t* begin_;
+  const std::uint8_t* pos_;
+  const std::uint8_t* end_;
+  DecodeError error_{DecodeErrorKind::kMissingField};
+};
+
+}  // namespace tband

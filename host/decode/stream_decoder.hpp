@@ -1,0 +1,46 @@
+// Byte stream in, decoded events out: a COBS deframer feeding decode_event().
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "decode/cobs_deframer.hpp"
+#include "tband_events.hpp"
+
+namespace tband {
+
+class StreamDecoder {
+ public:
+  explicit StreamDecoder(std::size_t max_frame_len = CobsDeframer::kDefaultMaxFrameLen)
+      : deframer_(max_frame_len) {}
+
+  /// Calls sink(const DecodeResult&, const FrameLocation&) for every frame
+  /// completed by this chunk, good or bad. String fields of the event view the
+  /// deframer's buffer and are valid during the call only.
+  template <class Sink>
+  void feed(std::span<const std::uint8_t> chunk, Sink&& sink) {
+    deframer_.feed(chunk, [&](const RawFrame& frame) { deliver(frame, sink); });
+  }
+
+  /// Ends the stream; reports a frame left open as truncated.
+  template <class Sink>
+  void finish(Sink&& sink) {
+    deframer_.finish([&](const RawFrame& frame) { deliver(frame, sink); });
+  }
+
+  [[nodiscard]] std::uint64_t position() const noexcept { return deframer_.position(); }
+
+ private:
+  template <class Sink>
+  static void deliver(const RawFrame& frame, Sink& sink) {
+    if (frame.error != nullptr) {
+      sink(DecodeResult{*frame.error}, frame.location);
+    } else {
+      sink(decode_event(frame.data), frame.location);
+    }
+  }
+
+  CobsDeframer deframer_;
+};
+
+}  // namespace tband
