@@ -1,0 +1,21 @@
+"""Shared paths and helpers for the generator tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA_DIR = REPO / "schema"
+BAD_SCHEMAS = REPO / "tests" / "codegen" / "bad_schemas"
+GOOD_SCHEMAS = REPO / "tests" / "codegen" / "schemas"
+
+
+def run_codegen(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    """Runs `python3 -m codegen` as a user would, from `cwd`."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )

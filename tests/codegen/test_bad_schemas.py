@@ -1,0 +1,66 @@
+"""Every folder in bad_schemas/ breaks one rule; expected.txt holds the exact messages."""
+
+from __future__ import annotations
+
+import tempfile
+import unittest
+from pathlib import Path
+
+from codegen.errors import SchemaErrors
+from codegen.validate import load_schema
+
+from .support import BAD_SCHEMAS, REPO, run_codegen
+
+
+def cases() -> list[Path]:
+    return sorted(p for p in BAD_SCHEMAS.iterdir() if p.is_dir())
+
+
+class BadSchemaTest(unittest.TestCase):
+    def test_there_are_enough_cases(self) -> None:
+        self.assertGreaterEqual(len(cases()), 12)
+
+    def test_each_case_reports_exactly_its_expected_errors(self) -> None:
+        for case in cases():
+            with self.subTest(case=case.name):
+                display = case.relative_to(REPO).as_posix()
+                expected = (case / "expected.txt").read_text().splitlines()
+                self.assertTrue(expected, "expected.txt must not be empty")
+                with self.assertRaises(SchemaErrors) as raised:
+                    load_schema(case, display)
+                self.assertEqual([str(e) for e in raised.exception.errors], expected)
+
+    def test_cli_prints_errors_with_locations_and_writes_nothing(self) -> None:
+        case = BAD_SCHEMAS / "unknown_type"
+        display = case.relative_to(REPO).as_posix()
+        with tempfile.TemporaryDirectory() as out:
+            result = run_codegen("--schema-dir", display, "--out", out)
+            self.assertEqual(result.returncode, 1)
+            self.assertEqual(
+                result.stderr.splitlines(),
+                [*(case / "expected.txt").read_text().splitlines(), "tband-codegen: 1 error(s) in the schema"],
+            )
+            self.assertEqual(list(Path(out).iterdir()), [])
+
+    def test_all_problems_of_a_file_are_reported_at_once(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "s.yaml").write_text(
+                "group: demo\ntitle: Demo\ndescription: Two mistakes.\nevents:\n"
+                "  - name: a\n    id: 1\n    description: One.\n    fields:\n"
+                "      - {name: x, type: u16, description: Bad type.}\n"
+                "  - name: b\n    id: 1\n    description: Same id.\n"
+            )
+            with self.assertRaises(SchemaErrors) as raised:
+                load_schema(Path(tmp), "s")
+            self.assertEqual(
+                [str(e) for e in raised.exception.errors],
+                [
+                    "s/s.yaml:9:25: error: event 'a' field 'x': unknown type 'u16' "
+                    "(expected u8, u32, u64, s64, str or an enum: none defined)",
+                    "s/s.yaml:11:9: error: event 'b': id 0x01 is already used by event 'a' (s/s.yaml:5:11)",
+                ],
+            )
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,142 @@
+"""The model built from schema/ matches the Tonbandgeraet event index, and the
+model's derived values (timestamp, sizes, encoder overloads) are right."""
+
+from __future__ import annotations
+
+import tempfile
+import unittest
+from pathlib import Path
+
+from codegen.model import cobs_max_framed_len
+from codegen.validate import load_schema
+
+from .support import SCHEMA_DIR
+
+# From the seed's "Trace Events Index" (name: id, metadata, max unframed length
+# without the string, has a string), plus queue_cur_length from the brief and
+# tband's metadata_overflow.
+SEED_INDEX = {
+    "core_id": (0x00, False, 16, False),
+    "dropped_evt_cnt": (0x01, False, 16, False),
+    "ts_resolution_ns": (0x02, True, 11, False),
+    "isr_name": (0x03, True, 6, True),
+    "isr_enter": (0x04, False, 16, False),
+    "isr_exit": (0x05, False, 16, False),
+    "evtmarker_name": (0x06, True, 6, True),
+    "evtmarker": (0x07, False, 16, True),
+    "evtmarker_begin": (0x08, False, 16, True),
+    "evtmarker_end": (0x09, False, 16, False),
+    "valmarker_name": (0x0A, True, 6, True),
+    "valmarker": (0x0B, False, 26, False),
+    # tband's own addition: metadata buffer overflow is reported, not silent.
+    "metadata_overflow": (0x0C, False, 26, False),
+    "task_switched_in": (0x54, False, 16, False),
+    "task_to_rdy_state": (0x55, False, 16, False),
+    "task_resumed": (0x56, False, 16, False),
+    "task_resumed_from_isr": (0x57, False, 16, False),
+    "task_suspended": (0x58, False, 16, False),
+    "curtask_delay": (0x59, False, 16, False),
+    "curtask_delay_until": (0x5A, False, 16, False),
+    "task_priority_set": (0x5B, False, 21, False),
+    "task_priority_inherit": (0x5C, False, 21, False),
+    "task_priority_disinherit": (0x5D, False, 21, False),
+    "task_created": (0x5E, False, 16, False),
+    "task_name": (0x5F, True, 6, True),
+    "task_is_idle_task": (0x60, True, 11, False),
+    "task_is_timer_task": (0x61, True, 6, False),
+    "task_deleted": (0x62, False, 16, False),
+    "queue_created": (0x63, False, 16, False),
+    "queue_name": (0x64, True, 6, True),
+    "queue_kind": (0x65, True, 7, False),
+    "queue_send": (0x66, False, 21, False),
+    "queue_send_from_isr": (0x67, False, 21, False),
+    "queue_overwrite": (0x68, False, 21, False),
+    "queue_overwrite_from_isr": (0x69, False, 21, False),
+    "queue_receive": (0x6A, False, 21, False),
+    "queue_receive_from_isr": (0x6B, False, 21, False),
+    "queue_reset": (0x6C, False, 16, False),
+    "curtask_block_on_queue_peek": (0x6D, False, 21, False),
+    "curtask_block_on_queue_send": (0x6E, False, 21, False),
+    "curtask_block_on_queue_receive": (0x6F, False, 21, False),
+    "queue_cur_length": (0x70, False, 21, False),
+    "task_evtmarker_name": (0x7A, True, 11, True),
+    "task_evtmarker": (0x7B, False, 16, True),
+    "task_evtmarker_begin": (0x7C, False, 16, True),
+    "task_evtmarker_end": (0x7D, False, 16, False),
+    "task_valmarker_name": (0x7E, True, 11, True),
+    "task_valmarker": (0x7F, False, 26, False),
+}
+
+
+class RealSchemaTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.schema = load_schema(SCHEMA_DIR, "schema")
+
+    def test_event_set_matches_the_seed_index(self) -> None:
+        got = {e.name: (e.id, e.metadata, e.max_fixed_len, e.str_field is not None) for e in self.schema.events}
+        self.assertEqual(got, SEED_INDEX)
+
+    def test_groups_and_id_ranges(self) -> None:
+        by_group = {g.name: [e.id for e in g.events] for g in self.schema.groups}
+        self.assertTrue(all(i <= 0x53 for i in by_group["base"]))
+        self.assertTrue(all(i >= 0x54 for i in by_group["freertos"]))
+
+    def test_timestamp_is_implicit_and_first_for_non_metadata_events(self) -> None:
+        for event in self.schema.events:
+            with self.subTest(event=event.name):
+                has_ts = bool(event.fields) and event.fields[0].name == "ts"
+                self.assertEqual(has_ts, not event.metadata)
+                if has_ts:
+                    self.assertTrue(event.fields[0].implicit)
+                    self.assertEqual(event.fields[0].type.wire, "u64")
+                self.assertEqual(sum(f.implicit for f in event.fields), 1 if has_ts else 0)
+
+    def test_enums(self) -> None:
+        enums = {e.name: [(v.value, v.name) for v in e.values] for e in self.schema.enums}
+        self.assertEqual(
+            enums["FrQueueKind"],
+            [
+                (0, "FRQK_QUEUE"),
+                (1, "FRQK_COUNTING_SEMPHR"),
+                (2, "FRQK_BINARY_SEMPHR"),
+                (3, "FRQK_MUTEX"),
+                (4, "FRQK_RECURSIVE_MUTEX"),
+                (5, "FRQK_QUEUE_SET"),
+            ],
+        )
+        self.assertEqual(enums["FrStreamBufferKind"], [(0, "FRSBK_STREAM_BUFFER"), (1, "FRSBK_MESSAGE_BUFFER")])
+        kind = next(e for e in self.schema.events if e.name == "queue_kind").fields[1]
+        self.assertEqual((kind.type.wire, kind.type.enum.name), ("u8", "FrQueueKind"))
+
+    def test_every_event_and_field_is_described(self) -> None:
+        for event in self.schema.events:
+            self.assertTrue(event.description)
+            for field in event.fields:
+                self.assertTrue(field.description, f"{event.name}.{field.name}")
+
+    def test_cobs_worst_case(self) -> None:
+        self.assertEqual([cobs_max_framed_len(n) for n in (0, 1, 16, 254, 255, 508)], [2, 3, 18, 256, 258, 511])
+
+
+class OptionalFieldsTest(unittest.TestCase):
+    def test_encoder_overloads_drop_optional_fields_from_the_end(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "s.yaml").write_text(
+                "group: demo\ntitle: Demo\ndescription: Optional fields.\nevents:\n"
+                "  - name: sample\n    id: 1\n    description: One.\n    fields:\n"
+                "      - {name: a, type: u32, description: Required.}\n"
+                "      - {name: b, type: u8, optional: true, description: First optional.}\n"
+                "      - {name: c, type: s64, optional: true, description: Second optional.}\n"
+            )
+            event = load_schema(Path(tmp), "s").events[0]
+        self.assertEqual(
+            [[f.name for f in fields] for fields in event.encode_overloads],
+            [["ts", "a"], ["ts", "a", "b"], ["ts", "a", "b", "c"]],
+        )
+        self.assertEqual(event.max_fixed_len, 1 + 10 + 5 + 1 + 10)
+        self.assertEqual([f.note for f in event.fields], ["implicit", "required", "optional", "optional"])
+
+
+if __name__ == "__main__":
+    unittest.main()
