@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tband needs, skipping those already present.
+# Safe to run again and again; runs apt-get only when something is missing.
+set -euo pipefail
+
+packages=(
+  # build
+  g++ cmake ninja-build make
+  # generator
+  python3 python3-jinja2 python3-yaml
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # libFuzzer and the second host compiler
+  clang libclang-rt-14-dev
+  # Cortex-M cross-compiler for the target code
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q "${missing[@]}"
