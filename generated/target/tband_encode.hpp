@@ -52,14 +52,34 @@ constexpr std::size_t bounded_strlen(const char* s) noexcept {
 
 namespace detail {
 
-// Events whose raw form fits in one COBS block (at most 254 bytes) are written
-// raw after a one-byte gap and framed in place afterwards: one tight pass, no
-// per-byte branching while the fields are written.
-inline constexpr std::size_t kMaxInPlaceRawLen = 254;
+// Events whose raw form fits in one COBS block (at most 254 bytes) cannot
+// fill a block, so their writer only has to turn each zero into a pointer:
+// one pass, one predictable branch per byte.
+inline constexpr std::size_t kMaxOneBlockRawLen = 254;
 
-struct RawWriter {
-  std::uint8_t* pos;
-  constexpr void put(std::uint8_t byte) noexcept { *pos++ = byte; }
+class OneBlockCobsWriter {
+ public:
+  constexpr explicit OneBlockCobsWriter(std::uint8_t* out) noexcept : out_(out) {}
+
+  constexpr void put(std::uint8_t byte) noexcept {
+    out_[pos_] = byte;  // a zero here is overwritten by the next pointer
+    if (byte == 0) {
+      out_[code_pos_] = static_cast<std::uint8_t>(pos_ - code_pos_);
+      code_pos_ = pos_;
+    }
+    ++pos_;
+  }
+
+  constexpr std::size_t finish() noexcept {
+    out_[code_pos_] = static_cast<std::uint8_t>(pos_ - code_pos_);
+    out_[pos_] = 0;
+    return pos_ + 1;
+  }
+
+ private:
+  std::uint8_t* out_;
+  std::size_t pos_ = 1;
+  std::size_t code_pos_ = 0;
 };
 
 // Frames bytes as they arrive; used for events that may span several blocks.
@@ -103,27 +123,13 @@ class CobsWriter {
   bool closed_full_block_ = false;
 };
 
-// Frames raw_len (<= 254) bytes that sit at buf[1..raw_len]; returns the frame length.
-constexpr std::size_t frame_in_place(std::uint8_t* buf, std::size_t raw_len) noexcept {
-  std::size_t code_pos = 0;
-  for (std::size_t i = 1; i <= raw_len; ++i) {
-    if (buf[i] == 0) {
-      buf[code_pos] = static_cast<std::uint8_t>(i - code_pos);
-      code_pos = i;
-    }
-  }
-  buf[code_pos] = static_cast<std::uint8_t>(raw_len + 1 - code_pos);
-  buf[raw_len + 1] = 0;
-  return raw_len + 2;
-}
-
 // Runs write_fields(writer) and returns the length of the finished frame.
 template <std::size_t MaxRawLen, class WriteFields>
 constexpr std::size_t frame(std::uint8_t* buf, WriteFields&& write_fields) noexcept {
-  if constexpr (MaxRawLen <= kMaxInPlaceRawLen) {
-    RawWriter writer{buf + 1};
+  if constexpr (MaxRawLen <= kMaxOneBlockRawLen) {
+    OneBlockCobsWriter writer{buf};
     write_fields(writer);
-    return frame_in_place(buf, static_cast<std::size_t>(writer.pos - (buf + 1)));
+    return writer.finish();
   } else {
     CobsWriter writer{buf};
     write_fields(writer);
