@@ -53,6 +53,20 @@ class CobsDeframer {
         emit_error(sink);
         continue;
       }
+      if (code_ == 0 && len_ == 0) {
+        // At a frame start. Most frames are one block followed by the
+        // delimiter: hand those out straight from the chunk, without a copy.
+        const std::uint8_t code = *p;
+        const auto available = static_cast<std::size_t>(end - p);
+        if (code > 1 && code != 0xFF && code < available && p[code] == 0 &&
+            std::memchr(p + 1, 0, code - 1u) == nullptr && code - 1u <= max_frame_len_) {
+          const RawFrame frame{{p + 1, code - 1u}, {frame_start_, code + 1u, frame_index_}, nullptr};
+          sink(frame);
+          p += code + 1u;
+          reset_frame(pos_ + code + 1u);
+          continue;
+        }
+      }
       if (block_left_ == 0) {
         const std::uint8_t byte = *p++;
         if (byte == 0) {

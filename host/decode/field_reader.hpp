@@ -87,33 +87,32 @@ class FieldReader {
   }
 
  private:
-  // Reads an unsigned varlen of at most ceil(Bits / 7) bytes.
+  // Reads an unsigned varlen of at most ceil(Bits / 7) bytes. The bounds and
+  // the last-byte rules are checked once, not per byte.
   template <unsigned Bits>
   bool read_varlen(std::uint64_t& out, int field) noexcept {
     constexpr unsigned kMaxBytes = (Bits + 6) / 7;
+    constexpr unsigned kLastByteBits = Bits - 7 * (kMaxBytes - 1);  // value bits the last byte may use
     const std::uint8_t* start = pos_;
+    const auto available = static_cast<std::size_t>(end_ - start);
+    const unsigned n = available < kMaxBytes ? static_cast<unsigned>(available) : kMaxBytes;
     std::uint64_t value = 0;
-    for (unsigned i = 0; i < kMaxBytes; ++i) {
-      if (pos_ == end_) {
-        return fail(i == 0 ? DecodeErrorKind::kMissingField : DecodeErrorKind::kTruncatedField, field, start);
-      }
-      const std::uint8_t byte = *pos_++;
-      const unsigned shift = 7 * i;
-      if (i == kMaxBytes - 1) {
-        if ((byte & 0x80u) != 0) {
-          return fail(DecodeErrorKind::kVarlenTooLong, field, start, kMaxBytes);
-        }
-        if ((static_cast<unsigned>(byte) >> (Bits - shift)) != 0) {
+    for (unsigned i = 0; i < n; ++i) {
+      const std::uint8_t byte = start[i];
+      value |= static_cast<std::uint64_t>(byte & 0x7Fu) << (7 * i);
+      if ((byte & 0x80u) == 0) {
+        if (i == kMaxBytes - 1 && (static_cast<unsigned>(byte) >> kLastByteBits) != 0) {
           return fail(DecodeErrorKind::kVarlenOverflow, field, start, byte);
         }
-      }
-      value |= static_cast<std::uint64_t>(byte & 0x7Fu) << shift;
-      if ((byte & 0x80u) == 0) {
+        pos_ = start + i + 1;
         out = value;
         return true;
       }
     }
-    return false;  // unreachable: the last byte either ends the varlen or fails
+    if (n == kMaxBytes) {
+      return fail(DecodeErrorKind::kVarlenTooLong, field, start, kMaxBytes);
+    }
+    return fail(n == 0 ? DecodeErrorKind::kMissingField : DecodeErrorKind::kTruncatedField, field, start);
   }
 
   bool fail(DecodeErrorKind kind, int field, const std::uint8_t* at, std::uint64_t value = 0) noexcept {
