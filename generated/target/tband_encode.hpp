@@ -59,27 +59,30 @@ inline constexpr std::size_t kMaxOneBlockRawLen = 254;
 
 class OneBlockCobsWriter {
  public:
-  constexpr explicit OneBlockCobsWriter(std::uint8_t* out) noexcept : out_(out) {}
+  constexpr explicit OneBlockCobsWriter(std::uint8_t* out) noexcept : out_(out), next_(out + 1), code_(out) {}
 
   constexpr void put(std::uint8_t byte) noexcept {
-    out_[pos_] = byte;  // a zero here is overwritten by the next pointer
+    *next_ = byte;  // a zero here is overwritten by the next pointer
     if (byte == 0) {
-      out_[code_pos_] = static_cast<std::uint8_t>(pos_ - code_pos_);
-      code_pos_ = pos_;
+      *code_ = static_cast<std::uint8_t>(next_ - code_);
+      code_ = next_;
     }
-    ++pos_;
+    ++next_;
   }
 
+  /// A byte known not to be zero (varlen continuation bytes, C-string bytes).
+  constexpr void put_nonzero(std::uint8_t byte) noexcept { *next_++ = byte; }
+
   constexpr std::size_t finish() noexcept {
-    out_[code_pos_] = static_cast<std::uint8_t>(pos_ - code_pos_);
-    out_[pos_] = 0;
-    return pos_ + 1;
+    *code_ = static_cast<std::uint8_t>(next_ - code_);
+    *next_ = 0;
+    return static_cast<std::size_t>(next_ - out_) + 1;
   }
 
  private:
   std::uint8_t* out_;
-  std::size_t pos_ = 1;
-  std::size_t code_pos_ = 0;
+  std::uint8_t* next_;  // where the next byte goes
+  std::uint8_t* code_;  // the open block's code byte
 };
 
 // Frames bytes as they arrive; used for events that may span several blocks.
@@ -103,6 +106,8 @@ class CobsWriter {
     code_ = 1;
     closed_full_block_ = byte != 0;
   }
+
+  constexpr void put_nonzero(std::uint8_t byte) noexcept { put(byte); }
 
   /// Writes the last code byte and the delimiter; returns the frame length.
   constexpr std::size_t finish() noexcept {
@@ -142,11 +147,25 @@ constexpr void put_u8(W& w, std::uint8_t value) noexcept {
   w.put(value);
 }
 
-// Unsigned varlen: 7 bits per byte, least significant first, high bit = more follows.
-template <class W>
-constexpr void put_u64(W& w, std::uint64_t value) noexcept {
-  while (value >= 0x80u) {
-    w.put(static_cast<std::uint8_t>((value & 0x7Fu) | 0x80u));
+// Unsigned varlen: 7 bits per byte, least significant first, high bit = more
+// follows. Only the last byte can be zero (when the value is 0).
+//
+// Built for speed (not -Os), the loop is unrolled: every byte then costs a
+// compare, a shift and a store, and the write position folds into constant
+// offsets. Built for size (-Os, as firmware usually is), it stays a loop, and
+// on 32-bit targets only the bytes above bit 32 use 64-bit shifts.
+#if defined(__OPTIMIZE_SIZE__) || !defined(__GNUC__)
+#define TBAND_ENCODE_VARLEN_UNROLL
+#else
+#define TBAND_ENCODE_VARLEN_UNROLL _Pragma("GCC unroll 10")
+#endif
+
+template <class W, class T>
+constexpr void put_varlen(W& w, T value) noexcept {
+  constexpr int kMaxContinuationBytes = (sizeof(T) * 8 + 6) / 7 - 1;
+  TBAND_ENCODE_VARLEN_UNROLL
+  for (int i = 0; i < kMaxContinuationBytes && value >= 0x80u; ++i) {
+    w.put_nonzero(static_cast<std::uint8_t>(value | 0x80u));
     value >>= 7;
   }
   w.put(static_cast<std::uint8_t>(value));
@@ -154,7 +173,20 @@ constexpr void put_u64(W& w, std::uint64_t value) noexcept {
 
 template <class W>
 constexpr void put_u32(W& w, std::uint32_t value) noexcept {
-  put_u64(w, value);
+  put_varlen(w, value);
+}
+
+template <class W>
+constexpr void put_u64(W& w, std::uint64_t value) noexcept {
+#if UINTPTR_MAX <= 0xFFFFFFFFu && defined(__OPTIMIZE_SIZE__)
+  while (value > 0xFFFFFFFFu) {
+    w.put_nonzero(static_cast<std::uint8_t>(value | 0x80u));
+    value >>= 7;
+  }
+  put_varlen(w, static_cast<std::uint32_t>(value));
+#else
+  put_varlen(w, value);
+#endif
 }
 
 // Signed varlen in sign-magnitude form: magnitude << 1 | sign. INT64_MIN has
@@ -180,6 +212,18 @@ constexpr void put_str(W& w, const char* str, std::size_t len) noexcept {
   const std::size_t n = len < kMaxStrLen ? len : kMaxStrLen;
   for (std::size_t i = 0; i < n; ++i) {
     w.put(static_cast<std::uint8_t>(str[i]));
+  }
+}
+
+// A C string: its bytes up to the terminator are never zero, so they need no
+// COBS pointer and the length need not be known first.
+template <class W>
+constexpr void put_cstr(W& w, const char* str) noexcept {
+  if (str == nullptr) {
+    return;
+  }
+  for (std::size_t i = 0; i < kMaxStrLen && str[i] != '\0'; ++i) {
+    w.put_nonzero(static_cast<std::uint8_t>(str[i]));
   }
 }
 
@@ -286,7 +330,11 @@ constexpr std::size_t encode_isr_name(std::uint8_t* buf, std::uint32_t isr_id, c
 
 /// Writes isr_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_isr_name(std::uint8_t* buf, std::uint32_t isr_id, const char* name) noexcept {
-  return encode_isr_name(buf, isr_id, name, bounded_strlen(name));
+  return detail::frame<IsrName::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(IsrName::kId);
+    detail::put_u32(w, isr_id);
+    detail::put_cstr(w, name);
+  });
 }
 
 /// isr_enter (0x04): An interrupt handler started.
@@ -345,7 +393,11 @@ constexpr std::size_t encode_evtmarker_name(std::uint8_t* buf, std::uint32_t evt
 
 /// Writes evtmarker_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_evtmarker_name(std::uint8_t* buf, std::uint32_t evtmarker_id, const char* name) noexcept {
-  return encode_evtmarker_name(buf, evtmarker_id, name, bounded_strlen(name));
+  return detail::frame<EvtmarkerName::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(EvtmarkerName::kId);
+    detail::put_u32(w, evtmarker_id);
+    detail::put_cstr(w, name);
+  });
 }
 
 /// evtmarker (0x07): An instant event on an event marker.
@@ -369,7 +421,12 @@ constexpr std::size_t encode_evtmarker(std::uint8_t* buf, std::uint64_t ts, std:
 
 /// Writes evtmarker with `msg` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_evtmarker(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg) noexcept {
-  return encode_evtmarker(buf, ts, evtmarker_id, msg, bounded_strlen(msg));
+  return detail::frame<Evtmarker::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(Evtmarker::kId);
+    detail::put_u64(w, ts);
+    detail::put_u32(w, evtmarker_id);
+    detail::put_cstr(w, msg);
+  });
 }
 
 /// evtmarker_begin (0x08): A span on an event marker began; spans nest strictly.
@@ -393,7 +450,12 @@ constexpr std::size_t encode_evtmarker_begin(std::uint8_t* buf, std::uint64_t ts
 
 /// Writes evtmarker_begin with `msg` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_evtmarker_begin(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg) noexcept {
-  return encode_evtmarker_begin(buf, ts, evtmarker_id, msg, bounded_strlen(msg));
+  return detail::frame<EvtmarkerBegin::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(EvtmarkerBegin::kId);
+    detail::put_u64(w, ts);
+    detail::put_u32(w, evtmarker_id);
+    detail::put_cstr(w, msg);
+  });
 }
 
 /// evtmarker_end (0x09): The innermost open span on an event marker ended.
@@ -434,7 +496,11 @@ constexpr std::size_t encode_valmarker_name(std::uint8_t* buf, std::uint32_t val
 
 /// Writes valmarker_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_valmarker_name(std::uint8_t* buf, std::uint32_t valmarker_id, const char* name) noexcept {
-  return encode_valmarker_name(buf, valmarker_id, name, bounded_strlen(name));
+  return detail::frame<ValmarkerName::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(ValmarkerName::kId);
+    detail::put_u32(w, valmarker_id);
+    detail::put_cstr(w, name);
+  });
 }
 
 /// valmarker (0x0B): A value marker took a new value.
@@ -699,7 +765,11 @@ constexpr std::size_t encode_task_name(std::uint8_t* buf, std::uint32_t task_id,
 
 /// Writes task_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_name(std::uint8_t* buf, std::uint32_t task_id, const char* name) noexcept {
-  return encode_task_name(buf, task_id, name, bounded_strlen(name));
+  return detail::frame<TaskName::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(TaskName::kId);
+    detail::put_u32(w, task_id);
+    detail::put_cstr(w, name);
+  });
 }
 
 /// task_is_idle_task (0x60, metadata): Marks a task as the idle task of a core.
@@ -793,7 +863,11 @@ constexpr std::size_t encode_queue_name(std::uint8_t* buf, std::uint32_t queue_i
 
 /// Writes queue_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_queue_name(std::uint8_t* buf, std::uint32_t queue_id, const char* name) noexcept {
-  return encode_queue_name(buf, queue_id, name, bounded_strlen(name));
+  return detail::frame<QueueName::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(QueueName::kId);
+    detail::put_u32(w, queue_id);
+    detail::put_cstr(w, name);
+  });
 }
 
 /// queue_kind (0x65, metadata): Tells what kind of object a queue is.
@@ -1043,7 +1117,12 @@ constexpr std::size_t encode_task_evtmarker_name(std::uint8_t* buf, std::uint32_
 
 /// Writes task_evtmarker_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_evtmarker_name(std::uint8_t* buf, std::uint32_t evtmarker_id, std::uint32_t task_id, const char* name) noexcept {
-  return encode_task_evtmarker_name(buf, evtmarker_id, task_id, name, bounded_strlen(name));
+  return detail::frame<TaskEvtmarkerName::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(TaskEvtmarkerName::kId);
+    detail::put_u32(w, evtmarker_id);
+    detail::put_u32(w, task_id);
+    detail::put_cstr(w, name);
+  });
 }
 
 /// task_evtmarker (0x7B): An instant event on a task-local event marker.
@@ -1067,7 +1146,12 @@ constexpr std::size_t encode_task_evtmarker(std::uint8_t* buf, std::uint64_t ts,
 
 /// Writes task_evtmarker with `msg` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_evtmarker(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg) noexcept {
-  return encode_task_evtmarker(buf, ts, evtmarker_id, msg, bounded_strlen(msg));
+  return detail::frame<TaskEvtmarker::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(TaskEvtmarker::kId);
+    detail::put_u64(w, ts);
+    detail::put_u32(w, evtmarker_id);
+    detail::put_cstr(w, msg);
+  });
 }
 
 /// task_evtmarker_begin (0x7C): A span on a task-local event marker began; spans nest strictly.
@@ -1091,7 +1175,12 @@ constexpr std::size_t encode_task_evtmarker_begin(std::uint8_t* buf, std::uint64
 
 /// Writes task_evtmarker_begin with `msg` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_evtmarker_begin(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg) noexcept {
-  return encode_task_evtmarker_begin(buf, ts, evtmarker_id, msg, bounded_strlen(msg));
+  return detail::frame<TaskEvtmarkerBegin::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(TaskEvtmarkerBegin::kId);
+    detail::put_u64(w, ts);
+    detail::put_u32(w, evtmarker_id);
+    detail::put_cstr(w, msg);
+  });
 }
 
 /// task_evtmarker_end (0x7D): The innermost open span on a task-local event marker ended.
@@ -1133,7 +1222,12 @@ constexpr std::size_t encode_task_valmarker_name(std::uint8_t* buf, std::uint32_
 
 /// Writes task_valmarker_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_valmarker_name(std::uint8_t* buf, std::uint32_t valmarker_id, std::uint32_t task_id, const char* name) noexcept {
-  return encode_task_valmarker_name(buf, valmarker_id, task_id, name, bounded_strlen(name));
+  return detail::frame<TaskValmarkerName::kMaxRawLen>(buf, [&](auto& w) {
+    w.put(TaskValmarkerName::kId);
+    detail::put_u32(w, valmarker_id);
+    detail::put_u32(w, task_id);
+    detail::put_cstr(w, name);
+  });
 }
 
 /// task_valmarker (0x7F): A task-local value marker took a new value.
