@@ -3,8 +3,7 @@
 
 #if tband_configENABLE == 1 && tband_configUSE_BACKEND_STREAMING == 1
 
-#include "core_frames.hpp"
-#include "metadata_buffer.hpp"
+#include "event_path.hpp"
 #include "tracing_state.hpp"
 
 namespace rt = tband::rt;
@@ -12,16 +11,15 @@ namespace enc = tband::enc;
 
 namespace {
 
-bool stream(const std::uint8_t* data, std::size_t len) noexcept {
-  return tband_portBACKEND_STREAM_DATA(data, len);  // true: dropped
-}
-
-// Start runs inside the calling core's critical section, so its report buffer is free.
-std::uint8_t* scratch() noexcept { return rt::g_frames[rt::current_core()].report; }
-
-bool stream_core_id(unsigned core) noexcept {
-  std::uint8_t* frame = scratch();
-  return stream(frame, enc::encode_core_id(frame, 0, core));
+// Called inside the calling core's critical section: its report buffer and
+// field scratch are free.
+bool send_core_id(unsigned self, unsigned core) noexcept {
+  std::uint64_t* fields = rt::per_core(rt::g_frames, self).fields;
+  fields[0] = 0;  // the reference tracer stamps these with 0
+  fields[1] = core;
+  using enc::FieldWidth;
+  return rt::send_report(self, enc::CoreId::kId, enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32)) !=
+         rt::Delivery::kDelivered;
 }
 
 // Every core's metadata buffer, each after a core_id event naming its core and
@@ -31,24 +29,20 @@ bool send_metadata() noexcept {
   if constexpr (!rt::kUseMetadataBuf) {
     return false;
   } else {
+    const unsigned self = rt::current_core();
     for (unsigned core = 0; core < rt::kCores; ++core) {
       const rt::MetadataView meta = rt::metadata_view(core);
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
       }
-      if (stream_core_id(core) || (meta.used > 0 && stream(meta.data, meta.used))) {
+      if (send_core_id(self, core) ||
+          (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used)) ||
+          (meta.lost_evts > 0 &&
+           rt::send_metadata_overflow(self, core, tband_portTIMESTAMP()) != rt::Delivery::kDelivered)) {
         return true;
       }
-      if (meta.lost_evts > 0) {
-        std::uint8_t* frame = scratch();
-        const std::size_t len =
-            enc::encode_metadata_overflow(frame, tband_portTIMESTAMP(), core, meta.lost_evts, meta.lost_bytes);
-        if (stream(frame, len)) {
-          return true;
-        }
-      }
     }
-    return stream_core_id(rt::current_core());
+    return send_core_id(self, self);
   }
 }
 

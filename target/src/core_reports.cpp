@@ -11,21 +11,17 @@
 
 namespace tband::rt {
 
-namespace {
-
-// Encodes one report (its fields in the core's scratch, all varlen) into the
-// core's report buffer and delivers it. The reports go through the compact
-// encoder in every build: one copy of the code, and the slow path is rare.
-TBAND_SHARED Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept {
+// The reports go through the compact encoder in every build: one copy of the
+// code, and the slow path is rare.
+Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept {
   CoreFrames& frames = per_core(g_frames, core);
   const std::size_t len = enc::encode_fields(frames.report, id, spec, frames.fields, nullptr);
   return backend::Writer(core).deliver(frames.report, len, false);
 }
 
 static_assert(enc::DroppedEvtCnt::kMaxFramedLen <= kMaxReportFramedLen &&
-              enc::MetadataOverflow::kMaxFramedLen <= kMaxReportFramedLen);
-
-}  // namespace
+              enc::MetadataOverflow::kMaxFramedLen <= kMaxReportFramedLen &&
+              enc::CoreId::kMaxFramedLen <= kMaxReportFramedLen);
 
 ReportsOutcome emit_reports(unsigned core) noexcept {
   CoreReports& reports = per_core(g_core_reports, core);
@@ -71,14 +67,7 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
 
   if constexpr (kUseMetadataBuf) {
     if (reports.overflow_pending) {
-      const MetadataView meta = metadata_view(core);
-      frames.fields[0] = frames.ts;
-      frames.fields[1] = core;
-      frames.fields[2] = meta.lost_evts;
-      frames.fields[3] = meta.lost_bytes;
-      const Delivery delivery = send_report(core, enc::MetadataOverflow::kId,
-                                            enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32,
-                                                            FieldWidth::kU32, FieldWidth::kU32));
+      const Delivery delivery = send_metadata_overflow(core, core, frames.ts);
       if (delivery == Delivery::kFull) {
         return ReportsOutcome::kStopFull;
       }

@@ -28,6 +28,24 @@ enum class ReportsOutcome : std::uint8_t {
   kStopFull,  // do not: the snapshot buffer ran out
 };
 
+/// Encodes a report whose fields the caller put in the core's scratch
+/// (CoreFrames::fields) into the core's report buffer, and delivers it.
+Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept;
+
+/// Sends, from `core`, a metadata_overflow report on core `about`'s metadata buffer.
+__attribute__((always_inline)) inline Delivery send_metadata_overflow(unsigned core, unsigned about,
+                                                                      std::uint64_t ts) noexcept {
+  using enc::FieldWidth;
+  const MetadataView meta = metadata_view(about);
+  std::uint64_t* fields = per_core(g_frames, core).fields;
+  fields[0] = ts;
+  fields[1] = about;
+  fields[2] = meta.lost_evts;
+  fields[3] = meta.lost_bytes;
+  return send_report(core, enc::MetadataOverflow::kId,
+                     enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32));
+}
+
 /// Slow path: puts the reports this core owes (dropped_evt_cnt,
 /// metadata_overflow) into the trace before the caller's event, stamped with
 /// the hook's timestamp (CoreFrames::ts).
