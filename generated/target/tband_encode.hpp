@@ -168,10 +168,10 @@ constexpr void put_u8(W& w, std::uint8_t value) noexcept {
 // compare, a shift and a store, and the write position folds into constant
 // offsets. Built for size (-Os, as firmware usually is), it stays a loop, and
 // on 32-bit targets only the bytes above bit 32 use 64-bit shifts.
-#if defined(__OPTIMIZE_SIZE__) || !defined(__GNUC__)
-#define TBAND_ENCODE_VARLEN_UNROLL
-#else
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__)
 #define TBAND_ENCODE_VARLEN_UNROLL _Pragma("GCC unroll 10")
+#else
+#define TBAND_ENCODE_VARLEN_UNROLL
 #endif
 
 template <class W, class T>
