@@ -26,7 +26,8 @@ PmBlock g_block;
 inline void write_barrier() noexcept { std::atomic_signal_fence(std::memory_order_seq_cst); }
 
 std::uint32_t offset_in_block(const void* p) noexcept {
-  return static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(p) - reinterpret_cast<const std::uint8_t*>(&g_block));
+  const auto* start = reinterpret_cast<const std::uint8_t*>(&g_block);
+  return static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(p) - start);
 }
 
 }  // namespace

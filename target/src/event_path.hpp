@@ -116,7 +116,8 @@ TBAND_SHARED void trace_frame(unsigned core, std::size_t len, bool is_metadata) 
 /// metadata buffer if it is metadata (whether tracing runs or not; a full
 /// buffer makes the core owe a metadata_overflow report, sent right before
 /// this event). Inside the hook's critical section.
-__attribute__((always_inline)) inline void finish_frame(unsigned core, std::size_t len, bool is_metadata) noexcept {
+__attribute__((always_inline)) inline void finish_frame(unsigned core, std::size_t len,
+                                                        bool is_metadata) noexcept {
   if constexpr (kUseMetadataBuf) {
     if (is_metadata) {
       metadata_append(core, per_core(g_frames, core).event, len);
@@ -128,7 +129,8 @@ __attribute__((always_inline)) inline void finish_frame(unsigned core, std::size
 /// An event of at most kMaxFramedLen framed bytes, encoded by encode(out) at
 /// time ts. Inside the hook's critical section.
 template <std::size_t kMaxFramedLen, class Encode>
-__attribute__((always_inline)) inline void trace_event(unsigned core, std::uint64_t ts, bool is_metadata, Encode&& encode) noexcept {
+__attribute__((always_inline)) inline void trace_event(unsigned core, std::uint64_t ts, bool is_metadata,
+                                                       Encode&& encode) noexcept {
   CoreFrames& frames = per_core(g_frames, core);
   frames.ts = ts;
   if constexpr (kEncodeInPlace) {

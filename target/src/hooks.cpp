@@ -27,11 +27,13 @@ enum : std::uint32_t {
 
 /// Encodes the hook's event into out; returns the frame length. fields:
 /// the core's scratch for the compact encoder's field values.
-__attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std::uint64_t* fields, std::uint32_t kind, std::uint64_t ts,
-                          std::uint32_t value, std::uint64_t payload) noexcept {
+__attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std::uint64_t* fields,
+                                                        std::uint32_t kind, std::uint64_t ts, std::uint32_t value,
+                                                        std::uint64_t payload) noexcept {
   namespace layout = enc::layout;
   const auto id = static_cast<std::uint8_t>(kind);
-  const char* str = (kind & kString) != 0 ? reinterpret_cast<const char*>(static_cast<std::uintptr_t>(payload)) : nullptr;
+  const char* str =
+      (kind & kString) != 0 ? reinterpret_cast<const char*>(static_cast<std::uintptr_t>(payload)) : nullptr;
   if constexpr (rt::kOptimizeForSize) {
     using enc::FieldWidth;
     std::uint64_t* field = fields;
