@@ -153,12 +153,53 @@ class Event:
         raw = self.max_fixed_len + (DEFAULT_MAX_STR_LEN if self.str_field else 0)
         return cobs_max_framed_len(raw)
 
+    def layout_name(self, fields: tuple[Field, ...]) -> str:
+        return "_".join(layout_of(fields))
+
     @property
     def encode_overloads(self) -> tuple[tuple[Field, ...], ...]:
         """Field lists of the encoder overloads: required fields, then each prefix of the optional ones."""
         required = self.required_fields
         optional = self.optional_fields
         return tuple(required + optional[:n] for n in range(len(optional) + 1))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A list of wire types (timestamp included) that several encoder overloads
+    share; the target encoder writes each layout once, with the event id as a
+    parameter, so that firmware built for size can share one body."""
+
+    wires: tuple[str, ...]
+    users: tuple[str, ...]  # events with an overload of this layout
+
+    @property
+    def name(self) -> str:
+        return "_".join(self.wires)
+
+    @property
+    def has_str(self) -> bool:
+        return STR_TYPE in self.wires
+
+    @property
+    def max_fixed_len(self) -> int:
+        """Longest unframed encoding without the string: id byte plus every non-str field."""
+        return 1 + sum(SCALAR_TYPES[w][0] for w in self.wires if w != STR_TYPE)
+
+    @property
+    def params(self) -> tuple[tuple[str, str], ...]:
+        """(C++ type, name) of each field parameter: f0, f1, ...; a str field is data and length."""
+        out: list[tuple[str, str]] = []
+        for i, wire in enumerate(self.wires):
+            if wire == STR_TYPE:
+                out += [("const char*", f"f{i}"), ("std::size_t", f"f{i}_len")]
+            else:
+                out.append((SCALAR_TYPES[wire][1], f"f{i}"))
+        return tuple(out)
+
+
+def layout_of(fields: tuple[Field, ...]) -> tuple[str, ...]:
+    return tuple(f.type.wire for f in fields)
 
 
 @dataclass(frozen=True)
@@ -189,6 +230,17 @@ class Schema:
     @cached_property
     def enums(self) -> tuple[EnumType, ...]:
         return tuple(e for g in self.groups for e in g.enums)
+
+    @cached_property
+    def layouts(self) -> tuple[Layout, ...]:
+        """Every field layout of an encoder overload, in order of first use."""
+        users: dict[tuple[str, ...], list[str]] = {}
+        for event in self.events:
+            for fields in event.encode_overloads:
+                names = users.setdefault(layout_of(fields), [])
+                if event.name not in names:
+                    names.append(event.name)
+        return tuple(Layout(wires, tuple(names)) for wires, names in users.items())
 
     @property
     def short_hash(self) -> str:

@@ -52,6 +52,20 @@ constexpr std::size_t bounded_strlen(const char* s) noexcept {
 
 namespace detail {
 
+// Two builds of the same encoder, chosen by how the firmware is optimised:
+// built for speed, every event has its own straight-line encoder with the
+// field writers inlined; built for size (-Os, TBAND_ENCODE_COMPACT), every
+// event is written by the one routine encode_fields() below the writers, so
+// that an image holds a single copy of the encoding code. Both write the same bytes (the round-trip
+// tests run on both builds).
+#if defined(__OPTIMIZE_SIZE__) && defined(__GNUC__)
+#define TBAND_ENCODE_COMPACT 1
+#define TBAND_ENCODE_SHARED __attribute__((noinline))
+#else
+#define TBAND_ENCODE_COMPACT 0
+#define TBAND_ENCODE_SHARED
+#endif
+
 // Events whose raw form fits in one COBS block (at most 254 bytes) cannot
 // fill a block, so their writer only has to turn each zero into a pointer:
 // one pass, one predictable branch per byte.
@@ -59,27 +73,30 @@ inline constexpr std::size_t kMaxOneBlockRawLen = 254;
 
 class OneBlockCobsWriter {
  public:
-  constexpr explicit OneBlockCobsWriter(std::uint8_t* out) noexcept : out_(out) {}
+  constexpr explicit OneBlockCobsWriter(std::uint8_t* out) noexcept : out_(out), next_(out + 1), code_(out) {}
 
   constexpr void put(std::uint8_t byte) noexcept {
-    out_[pos_] = byte;  // a zero here is overwritten by the next pointer
+    *next_ = byte;  // a zero here is overwritten by the next pointer
     if (byte == 0) {
-      out_[code_pos_] = static_cast<std::uint8_t>(pos_ - code_pos_);
-      code_pos_ = pos_;
+      *code_ = static_cast<std::uint8_t>(next_ - code_);
+      code_ = next_;
     }
-    ++pos_;
+    ++next_;
   }
 
+  /// A byte known not to be zero (varlen continuation bytes, C-string bytes).
+  constexpr void put_nonzero(std::uint8_t byte) noexcept { *next_++ = byte; }
+
   constexpr std::size_t finish() noexcept {
-    out_[code_pos_] = static_cast<std::uint8_t>(pos_ - code_pos_);
-    out_[pos_] = 0;
-    return pos_ + 1;
+    *code_ = static_cast<std::uint8_t>(next_ - code_);
+    *next_ = 0;
+    return static_cast<std::size_t>(next_ - out_) + 1;
   }
 
  private:
   std::uint8_t* out_;
-  std::size_t pos_ = 1;
-  std::size_t code_pos_ = 0;
+  std::uint8_t* next_;  // where the next byte goes
+  std::uint8_t* code_;  // the open block's code byte
 };
 
 // Frames bytes as they arrive; used for events that may span several blocks.
@@ -103,6 +120,8 @@ class CobsWriter {
     code_ = 1;
     closed_full_block_ = byte != 0;
   }
+
+  constexpr void put_nonzero(std::uint8_t byte) noexcept { put(byte); }
 
   /// Writes the last code byte and the delimiter; returns the frame length.
   constexpr std::size_t finish() noexcept {
@@ -142,11 +161,25 @@ constexpr void put_u8(W& w, std::uint8_t value) noexcept {
   w.put(value);
 }
 
-// Unsigned varlen: 7 bits per byte, least significant first, high bit = more follows.
-template <class W>
-constexpr void put_u64(W& w, std::uint64_t value) noexcept {
-  while (value >= 0x80u) {
-    w.put(static_cast<std::uint8_t>((value & 0x7Fu) | 0x80u));
+// Unsigned varlen: 7 bits per byte, least significant first, high bit = more
+// follows. Only the last byte can be zero (when the value is 0).
+//
+// Built for speed (not -Os), the loop is unrolled: every byte then costs a
+// compare, a shift and a store, and the write position folds into constant
+// offsets. Built for size (-Os, as firmware usually is), it stays a loop, and
+// on 32-bit targets only the bytes above bit 32 use 64-bit shifts.
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__)
+#define TBAND_ENCODE_VARLEN_UNROLL _Pragma("GCC unroll 10")
+#else
+#define TBAND_ENCODE_VARLEN_UNROLL
+#endif
+
+template <class W, class T>
+constexpr void put_varlen(W& w, T value) noexcept {
+  constexpr int kMaxContinuationBytes = (sizeof(T) * 8 + 6) / 7 - 1;
+  TBAND_ENCODE_VARLEN_UNROLL
+  for (int i = 0; i < kMaxContinuationBytes && value >= 0x80u; ++i) {
+    w.put_nonzero(static_cast<std::uint8_t>(value | 0x80u));
     value >>= 7;
   }
   w.put(static_cast<std::uint8_t>(value));
@@ -154,21 +187,37 @@ constexpr void put_u64(W& w, std::uint64_t value) noexcept {
 
 template <class W>
 constexpr void put_u32(W& w, std::uint32_t value) noexcept {
-  put_u64(w, value);
+  put_varlen(w, value);
+}
+
+template <class W>
+constexpr void put_u64(W& w, std::uint64_t value) noexcept {
+#if UINTPTR_MAX <= 0xFFFFFFFFu && defined(__OPTIMIZE_SIZE__)
+  while (value > 0xFFFFFFFFu) {
+    w.put_nonzero(static_cast<std::uint8_t>(value | 0x80u));
+    value >>= 7;
+  }
+  put_varlen(w, static_cast<std::uint32_t>(value));
+#else
+  put_varlen(w, value);
+#endif
 }
 
 // Signed varlen in sign-magnitude form: magnitude << 1 | sign. INT64_MIN has
 // no 63-bit magnitude and is sent as "negative zero".
-template <class W>
-constexpr void put_s64(W& w, std::int64_t value) noexcept {
+constexpr std::uint64_t sign_magnitude(std::int64_t value) noexcept {
   if (value == INT64_MIN) {
-    w.put(0x01);
-    return;
+    return 1;
   }
   const bool negative = value < 0;
   const std::uint64_t magnitude =
       negative ? static_cast<std::uint64_t>(-value) : static_cast<std::uint64_t>(value);
-  put_u64(w, (magnitude << 1) | (negative ? 1u : 0u));
+  return (magnitude << 1) | (negative ? 1u : 0u);
+}
+
+template <class W>
+constexpr void put_s64(W& w, std::int64_t value) noexcept {
+  put_u64(w, sign_magnitude(value));
 }
 
 // Strings go last in the frame, without terminator; cut to kMaxStrLen bytes.
@@ -183,7 +232,97 @@ constexpr void put_str(W& w, const char* str, std::size_t len) noexcept {
   }
 }
 
+// A C string: its bytes up to the terminator are never zero, so they need no
+// COBS pointer and the length need not be known first.
+template <class W>
+constexpr void put_cstr(W& w, const char* str) noexcept {
+  if (str == nullptr) {
+    return;
+  }
+  for (std::size_t i = 0; i < kMaxStrLen && str[i] != '\0'; ++i) {
+    w.put_nonzero(static_cast<std::uint8_t>(str[i]));
+  }
+}
+
 }  // namespace detail
+
+/// Field widths for field_spec(): how a field goes on the wire.
+enum class FieldWidth : std::uint32_t {
+  kU8 = 0,   // one byte as is
+  kU32 = 1,  // varlen, at most 5 bytes
+  kU64 = 2,  // varlen, at most 10 bytes (u64, and s64 in sign-magnitude form)
+};
+
+/// What encode_fields() writes after the id: whether a string ends the event,
+/// and the integer fields' widths, in order (at most 8). The spec also carries
+/// the COBS room the event's longest encoding needs (bits 24..31).
+template <class... Widths>
+constexpr std::uint32_t field_spec(bool has_str, Widths... widths) noexcept {
+  static_assert(sizeof...(widths) <= 8, "at most 8 integer fields");
+  std::uint32_t spec = sizeof...(widths);
+  std::uint32_t shift = 4;
+  std::size_t longest = 1 + (has_str ? kMaxStrLen : 0);
+  ((spec |= static_cast<std::uint32_t>(widths) << shift, shift += 2,
+    longest += widths == FieldWidth::kU8 ? 1 : widths == FieldWidth::kU32 ? 5 : 10),
+   ...);
+  return spec | static_cast<std::uint32_t>(1 + (longest + 253) / 254) << 24;
+}
+
+/// encode_fields(): the string is a C string (read up to its terminator).
+inline constexpr std::size_t kCString = ~std::size_t{0};
+
+/// The compact encoder: any event from its id and field values, in one routine
+/// (what every encode_<event>() uses when built for size). ints are the
+/// integer fields in wire order, timestamp first for events that have one, as
+/// spec (field_spec()) describes them; s64 values go in as
+/// detail::sign_magnitude(value). Then the string, if the spec has one and str
+/// is not null: str_len bytes, or up to the terminator for kCString, cut to
+/// kMaxStrLen. buf must hold the event's kMaxFramedLen bytes; returns the
+/// frame length.
+///
+/// It writes the raw event behind the room COBS may need, then frames it in
+/// place, front to back (the framed bytes never overtake the raw ones): plain
+/// loops with their state in registers, small in code and in stack.
+TBAND_ENCODE_SHARED constexpr std::size_t encode_fields(std::uint8_t* buf, std::uint8_t id, std::uint32_t spec,
+                                                        const std::uint64_t* ints, const char* str,
+                                                        std::size_t str_len = kCString) noexcept {
+  const std::uint32_t count = spec & 0xFu;
+  std::uint8_t* const raw = buf + (spec >> 24);  // after the code bytes COBS may add
+  std::uint8_t* end = raw;
+  *end++ = id;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::uint64_t value = ints[i];
+    if (((spec >> (4 + 2 * i)) & 3u) != 0) {
+      while (value >= 0x80u) {
+        *end++ = static_cast<std::uint8_t>(value | 0x80u);
+        value >>= 7;
+      }
+    }
+    *end++ = static_cast<std::uint8_t>(value);
+  }
+  if (str != nullptr) {
+    for (std::size_t n = 0; n < kMaxStrLen && (str_len == kCString ? str[n] != '\0' : n < str_len); ++n) {
+      *end++ = static_cast<std::uint8_t>(str[n]);
+    }
+  }
+  // Frame: each block is a code byte (its length + 1) and up to 254 non-zero
+  // bytes; a zero ends a block, and so does a full one (without taking a byte).
+  std::uint8_t* out = buf;
+  std::uint8_t* code = out++;
+  for (const std::uint8_t* in = raw; in != end; ++in) {
+    if (*in != 0) {
+      *out++ = *in;
+      if (out - code != 0xFF || in + 1 == end) {
+        continue;  // a full block that ends the frame needs no code byte after it
+      }
+    }
+    *code = static_cast<std::uint8_t>(out - code);
+    code = out++;
+  }
+  *code = static_cast<std::uint8_t>(out - code);
+  *out++ = 0;
+  return static_cast<std::size_t>(out - buf);
+}
 
 /// COBS-frames n raw bytes into out (at least cobs_max_framed_len(n) bytes);
 /// returns the frame length including the trailing 0x00.
@@ -194,6 +333,216 @@ constexpr std::size_t cobs_frame(const std::uint8_t* raw, std::size_t n, std::ui
   }
   return writer.finish();
 }
+
+// ==== Field layouts ===============================================================
+// Events with the same field types share one encoder, with the event id as a
+// parameter: inlined with a constant id where speed matters, one shared body
+// where size does. Each event's encode_<event>() below calls its layout's.
+namespace layout {
+
+/// Id, then u64, u32: core_id, dropped_evt_cnt, isr_enter, isr_exit, evtmarker_end, task_switched_in, task_to_rdy_state, task_resumed, task_resumed_from_isr, task_suspended, curtask_delay, curtask_delay_until, task_created, task_deleted, queue_created, queue_reset, task_evtmarker_end.
+constexpr std::size_t encode_u64_u32(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1};
+  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64, FieldWidth::kU32), ints, nullptr);
+#else
+  return detail::frame<16>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u64(w, f0);
+    detail::put_u32(w, f1);
+  });
+#endif
+}
+
+/// Id, then u64: ts_resolution_ns.
+constexpr std::size_t encode_u64(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0};
+  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64), ints, nullptr);
+#else
+  return detail::frame<11>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u64(w, f0);
+  });
+#endif
+}
+
+/// Id, then u32, str: isr_name, evtmarker_name, valmarker_name, task_name, queue_name.
+constexpr std::size_t encode_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, const char* f1, std::size_t f1_len) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0};
+  return encode_fields(buf, id, field_spec(true, FieldWidth::kU32), ints, f1, f1_len);
+#else
+  return detail::frame<6 + kMaxStrLen>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u32(w, f0);
+    detail::put_str(w, f1, f1_len);
+  });
+#endif
+}
+
+/// The same with the string given as a C string (nullptr sends an empty string).
+constexpr std::size_t encode_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, const char* f1) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0};
+  return encode_fields(buf, id, field_spec(true, FieldWidth::kU32), ints, f1, kCString);
+#else
+  return detail::frame<6 + kMaxStrLen>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u32(w, f0);
+    detail::put_cstr(w, f1);
+  });
+#endif
+}
+
+/// Id, then u64, u32, str: evtmarker, evtmarker_begin, task_evtmarker, task_evtmarker_begin.
+constexpr std::size_t encode_u64_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, const char* f2, std::size_t f2_len) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1};
+  return encode_fields(buf, id, field_spec(true, FieldWidth::kU64, FieldWidth::kU32), ints, f2, f2_len);
+#else
+  return detail::frame<16 + kMaxStrLen>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u64(w, f0);
+    detail::put_u32(w, f1);
+    detail::put_str(w, f2, f2_len);
+  });
+#endif
+}
+
+/// The same with the string given as a C string (nullptr sends an empty string).
+constexpr std::size_t encode_u64_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, const char* f2) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1};
+  return encode_fields(buf, id, field_spec(true, FieldWidth::kU64, FieldWidth::kU32), ints, f2, kCString);
+#else
+  return detail::frame<16 + kMaxStrLen>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u64(w, f0);
+    detail::put_u32(w, f1);
+    detail::put_cstr(w, f2);
+  });
+#endif
+}
+
+/// Id, then u64, u32, s64: valmarker, task_valmarker.
+constexpr std::size_t encode_u64_u32_s64(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, std::int64_t f2) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1, detail::sign_magnitude(f2)};
+  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU64), ints, nullptr);
+#else
+  return detail::frame<26>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u64(w, f0);
+    detail::put_u32(w, f1);
+    detail::put_s64(w, f2);
+  });
+#endif
+}
+
+/// Id, then u64, u32, u32, u32: metadata_overflow.
+constexpr std::size_t encode_u64_u32_u32_u32(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, std::uint32_t f2, std::uint32_t f3) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1, f2, f3};
+  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32), ints, nullptr);
+#else
+  return detail::frame<26>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u64(w, f0);
+    detail::put_u32(w, f1);
+    detail::put_u32(w, f2);
+    detail::put_u32(w, f3);
+  });
+#endif
+}
+
+/// Id, then u64, u32, u32: task_priority_set, task_priority_inherit, task_priority_disinherit, queue_send, queue_send_from_isr, queue_overwrite, queue_overwrite_from_isr, queue_receive, queue_receive_from_isr, curtask_block_on_queue_peek, curtask_block_on_queue_send, curtask_block_on_queue_receive, queue_cur_length.
+constexpr std::size_t encode_u64_u32_u32(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, std::uint32_t f2) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1, f2};
+  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32), ints, nullptr);
+#else
+  return detail::frame<21>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u64(w, f0);
+    detail::put_u32(w, f1);
+    detail::put_u32(w, f2);
+  });
+#endif
+}
+
+/// Id, then u32, u32: task_is_idle_task.
+constexpr std::size_t encode_u32_u32(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, std::uint32_t f1) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1};
+  return encode_fields(buf, id, field_spec(false, FieldWidth::kU32, FieldWidth::kU32), ints, nullptr);
+#else
+  return detail::frame<11>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u32(w, f0);
+    detail::put_u32(w, f1);
+  });
+#endif
+}
+
+/// Id, then u32: task_is_timer_task.
+constexpr std::size_t encode_u32(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0};
+  return encode_fields(buf, id, field_spec(false, FieldWidth::kU32), ints, nullptr);
+#else
+  return detail::frame<6>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u32(w, f0);
+  });
+#endif
+}
+
+/// Id, then u32, u8: queue_kind.
+constexpr std::size_t encode_u32_u8(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, std::uint8_t f1) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1};
+  return encode_fields(buf, id, field_spec(false, FieldWidth::kU32, FieldWidth::kU8), ints, nullptr);
+#else
+  return detail::frame<7>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u32(w, f0);
+    detail::put_u8(w, f1);
+  });
+#endif
+}
+
+/// Id, then u32, u32, str: task_evtmarker_name, task_valmarker_name.
+constexpr std::size_t encode_u32_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, std::uint32_t f1, const char* f2, std::size_t f2_len) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1};
+  return encode_fields(buf, id, field_spec(true, FieldWidth::kU32, FieldWidth::kU32), ints, f2, f2_len);
+#else
+  return detail::frame<11 + kMaxStrLen>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u32(w, f0);
+    detail::put_u32(w, f1);
+    detail::put_str(w, f2, f2_len);
+  });
+#endif
+}
+
+/// The same with the string given as a C string (nullptr sends an empty string).
+constexpr std::size_t encode_u32_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, std::uint32_t f1, const char* f2) noexcept {
+#if TBAND_ENCODE_COMPACT
+  const std::uint64_t ints[] = {f0, f1};
+  return encode_fields(buf, id, field_spec(true, FieldWidth::kU32, FieldWidth::kU32), ints, f2, kCString);
+#else
+  return detail::frame<11 + kMaxStrLen>(buf, [&](auto& w) {
+    w.put(id);
+    detail::put_u32(w, f0);
+    detail::put_u32(w, f1);
+    detail::put_cstr(w, f2);
+  });
+#endif
+}
+
+}  // namespace layout
 
 /// What kind of kernel object a FreeRTOS queue is.
 enum class FrQueueKind : std::uint8_t {
@@ -224,11 +573,7 @@ struct CoreId {
 
 /// Writes core_id into buf (at least CoreId::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_core_id(std::uint8_t* buf, std::uint64_t ts, std::uint32_t core_id) noexcept {
-  return detail::frame<CoreId::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(CoreId::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, core_id);
-  });
+  return layout::encode_u64_u32(buf, CoreId::kId, ts, core_id);
 }
 
 /// dropped_evt_cnt (0x01): Running total of events the tracer had to drop.
@@ -242,11 +587,7 @@ struct DroppedEvtCnt {
 
 /// Writes dropped_evt_cnt into buf (at least DroppedEvtCnt::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_dropped_evt_cnt(std::uint8_t* buf, std::uint64_t ts, std::uint32_t cnt) noexcept {
-  return detail::frame<DroppedEvtCnt::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(DroppedEvtCnt::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, cnt);
-  });
+  return layout::encode_u64_u32(buf, DroppedEvtCnt::kId, ts, cnt);
 }
 
 /// ts_resolution_ns (0x02, metadata): Length of one timestamp tick.
@@ -260,10 +601,7 @@ struct TsResolutionNs {
 
 /// Writes ts_resolution_ns into buf (at least TsResolutionNs::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_ts_resolution_ns(std::uint8_t* buf, std::uint64_t ns_per_ts) noexcept {
-  return detail::frame<TsResolutionNs::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TsResolutionNs::kId);
-    detail::put_u64(w, ns_per_ts);
-  });
+  return layout::encode_u64(buf, TsResolutionNs::kId, ns_per_ts);
 }
 
 /// isr_name (0x03, metadata): Gives an interrupt a human-readable name.
@@ -277,16 +615,12 @@ struct IsrName {
 
 /// Writes isr_name into buf (at least IsrName::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_isr_name(std::uint8_t* buf, std::uint32_t isr_id, const char* name, std::size_t name_len) noexcept {
-  return detail::frame<IsrName::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(IsrName::kId);
-    detail::put_u32(w, isr_id);
-    detail::put_str(w, name, name_len);
-  });
+  return layout::encode_u32_str(buf, IsrName::kId, isr_id, name, name_len);
 }
 
 /// Writes isr_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_isr_name(std::uint8_t* buf, std::uint32_t isr_id, const char* name) noexcept {
-  return encode_isr_name(buf, isr_id, name, bounded_strlen(name));
+  return layout::encode_u32_str(buf, IsrName::kId, isr_id, name);
 }
 
 /// isr_enter (0x04): An interrupt handler started.
@@ -300,11 +634,7 @@ struct IsrEnter {
 
 /// Writes isr_enter into buf (at least IsrEnter::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_isr_enter(std::uint8_t* buf, std::uint64_t ts, std::uint32_t isr_id) noexcept {
-  return detail::frame<IsrEnter::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(IsrEnter::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, isr_id);
-  });
+  return layout::encode_u64_u32(buf, IsrEnter::kId, ts, isr_id);
 }
 
 /// isr_exit (0x05): An interrupt handler returned.
@@ -318,11 +648,7 @@ struct IsrExit {
 
 /// Writes isr_exit into buf (at least IsrExit::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_isr_exit(std::uint8_t* buf, std::uint64_t ts, std::uint32_t isr_id) noexcept {
-  return detail::frame<IsrExit::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(IsrExit::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, isr_id);
-  });
+  return layout::encode_u64_u32(buf, IsrExit::kId, ts, isr_id);
 }
 
 /// evtmarker_name (0x06, metadata): Gives an event marker a human-readable name.
@@ -336,16 +662,12 @@ struct EvtmarkerName {
 
 /// Writes evtmarker_name into buf (at least EvtmarkerName::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_evtmarker_name(std::uint8_t* buf, std::uint32_t evtmarker_id, const char* name, std::size_t name_len) noexcept {
-  return detail::frame<EvtmarkerName::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(EvtmarkerName::kId);
-    detail::put_u32(w, evtmarker_id);
-    detail::put_str(w, name, name_len);
-  });
+  return layout::encode_u32_str(buf, EvtmarkerName::kId, evtmarker_id, name, name_len);
 }
 
 /// Writes evtmarker_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_evtmarker_name(std::uint8_t* buf, std::uint32_t evtmarker_id, const char* name) noexcept {
-  return encode_evtmarker_name(buf, evtmarker_id, name, bounded_strlen(name));
+  return layout::encode_u32_str(buf, EvtmarkerName::kId, evtmarker_id, name);
 }
 
 /// evtmarker (0x07): An instant event on an event marker.
@@ -359,17 +681,12 @@ struct Evtmarker {
 
 /// Writes evtmarker into buf (at least Evtmarker::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_evtmarker(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg, std::size_t msg_len) noexcept {
-  return detail::frame<Evtmarker::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(Evtmarker::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, evtmarker_id);
-    detail::put_str(w, msg, msg_len);
-  });
+  return layout::encode_u64_u32_str(buf, Evtmarker::kId, ts, evtmarker_id, msg, msg_len);
 }
 
 /// Writes evtmarker with `msg` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_evtmarker(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg) noexcept {
-  return encode_evtmarker(buf, ts, evtmarker_id, msg, bounded_strlen(msg));
+  return layout::encode_u64_u32_str(buf, Evtmarker::kId, ts, evtmarker_id, msg);
 }
 
 /// evtmarker_begin (0x08): A span on an event marker began; spans nest strictly.
@@ -383,17 +700,12 @@ struct EvtmarkerBegin {
 
 /// Writes evtmarker_begin into buf (at least EvtmarkerBegin::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_evtmarker_begin(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg, std::size_t msg_len) noexcept {
-  return detail::frame<EvtmarkerBegin::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(EvtmarkerBegin::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, evtmarker_id);
-    detail::put_str(w, msg, msg_len);
-  });
+  return layout::encode_u64_u32_str(buf, EvtmarkerBegin::kId, ts, evtmarker_id, msg, msg_len);
 }
 
 /// Writes evtmarker_begin with `msg` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_evtmarker_begin(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg) noexcept {
-  return encode_evtmarker_begin(buf, ts, evtmarker_id, msg, bounded_strlen(msg));
+  return layout::encode_u64_u32_str(buf, EvtmarkerBegin::kId, ts, evtmarker_id, msg);
 }
 
 /// evtmarker_end (0x09): The innermost open span on an event marker ended.
@@ -407,11 +719,7 @@ struct EvtmarkerEnd {
 
 /// Writes evtmarker_end into buf (at least EvtmarkerEnd::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_evtmarker_end(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id) noexcept {
-  return detail::frame<EvtmarkerEnd::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(EvtmarkerEnd::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, evtmarker_id);
-  });
+  return layout::encode_u64_u32(buf, EvtmarkerEnd::kId, ts, evtmarker_id);
 }
 
 /// valmarker_name (0x0A, metadata): Gives a value marker a human-readable name.
@@ -425,16 +733,12 @@ struct ValmarkerName {
 
 /// Writes valmarker_name into buf (at least ValmarkerName::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_valmarker_name(std::uint8_t* buf, std::uint32_t valmarker_id, const char* name, std::size_t name_len) noexcept {
-  return detail::frame<ValmarkerName::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(ValmarkerName::kId);
-    detail::put_u32(w, valmarker_id);
-    detail::put_str(w, name, name_len);
-  });
+  return layout::encode_u32_str(buf, ValmarkerName::kId, valmarker_id, name, name_len);
 }
 
 /// Writes valmarker_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_valmarker_name(std::uint8_t* buf, std::uint32_t valmarker_id, const char* name) noexcept {
-  return encode_valmarker_name(buf, valmarker_id, name, bounded_strlen(name));
+  return layout::encode_u32_str(buf, ValmarkerName::kId, valmarker_id, name);
 }
 
 /// valmarker (0x0B): A value marker took a new value.
@@ -448,12 +752,7 @@ struct Valmarker {
 
 /// Writes valmarker into buf (at least Valmarker::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_valmarker(std::uint8_t* buf, std::uint64_t ts, std::uint32_t valmarker_id, std::int64_t val) noexcept {
-  return detail::frame<Valmarker::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(Valmarker::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, valmarker_id);
-    detail::put_s64(w, val);
-  });
+  return layout::encode_u64_u32_s64(buf, Valmarker::kId, ts, valmarker_id, val);
 }
 
 /// metadata_overflow (0x0C): A core's metadata buffer was full, so metadata events (names, kinds) were lost.
@@ -467,13 +766,7 @@ struct MetadataOverflow {
 
 /// Writes metadata_overflow into buf (at least MetadataOverflow::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_metadata_overflow(std::uint8_t* buf, std::uint64_t ts, std::uint32_t core_id, std::uint32_t lost_evts, std::uint32_t lost_bytes) noexcept {
-  return detail::frame<MetadataOverflow::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(MetadataOverflow::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, core_id);
-    detail::put_u32(w, lost_evts);
-    detail::put_u32(w, lost_bytes);
-  });
+  return layout::encode_u64_u32_u32_u32(buf, MetadataOverflow::kId, ts, core_id, lost_evts, lost_bytes);
 }
 
 // ==== FreeRTOS events ==========================================================
@@ -489,11 +782,7 @@ struct TaskSwitchedIn {
 
 /// Writes task_switched_in into buf (at least TaskSwitchedIn::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_switched_in(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id) noexcept {
-  return detail::frame<TaskSwitchedIn::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskSwitchedIn::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-  });
+  return layout::encode_u64_u32(buf, TaskSwitchedIn::kId, ts, task_id);
 }
 
 /// task_to_rdy_state (0x55): A task was moved to the ready list.
@@ -507,11 +796,7 @@ struct TaskToRdyState {
 
 /// Writes task_to_rdy_state into buf (at least TaskToRdyState::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_to_rdy_state(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id) noexcept {
-  return detail::frame<TaskToRdyState::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskToRdyState::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-  });
+  return layout::encode_u64_u32(buf, TaskToRdyState::kId, ts, task_id);
 }
 
 /// task_resumed (0x56): A suspended task was resumed from task context.
@@ -525,11 +810,7 @@ struct TaskResumed {
 
 /// Writes task_resumed into buf (at least TaskResumed::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_resumed(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id) noexcept {
-  return detail::frame<TaskResumed::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskResumed::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-  });
+  return layout::encode_u64_u32(buf, TaskResumed::kId, ts, task_id);
 }
 
 /// task_resumed_from_isr (0x57): A suspended task was resumed from an interrupt.
@@ -543,11 +824,7 @@ struct TaskResumedFromIsr {
 
 /// Writes task_resumed_from_isr into buf (at least TaskResumedFromIsr::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_resumed_from_isr(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id) noexcept {
-  return detail::frame<TaskResumedFromIsr::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskResumedFromIsr::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-  });
+  return layout::encode_u64_u32(buf, TaskResumedFromIsr::kId, ts, task_id);
 }
 
 /// task_suspended (0x58): A task was suspended.
@@ -561,11 +838,7 @@ struct TaskSuspended {
 
 /// Writes task_suspended into buf (at least TaskSuspended::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_suspended(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id) noexcept {
-  return detail::frame<TaskSuspended::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskSuspended::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-  });
+  return layout::encode_u64_u32(buf, TaskSuspended::kId, ts, task_id);
 }
 
 /// curtask_delay (0x59): The running task blocked itself for a number of ticks (vTaskDelay).
@@ -579,11 +852,7 @@ struct CurtaskDelay {
 
 /// Writes curtask_delay into buf (at least CurtaskDelay::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_curtask_delay(std::uint8_t* buf, std::uint64_t ts, std::uint32_t ticks) noexcept {
-  return detail::frame<CurtaskDelay::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(CurtaskDelay::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, ticks);
-  });
+  return layout::encode_u64_u32(buf, CurtaskDelay::kId, ts, ticks);
 }
 
 /// curtask_delay_until (0x5A): The running task blocked itself until a tick count (xTaskDelayUntil).
@@ -597,11 +866,7 @@ struct CurtaskDelayUntil {
 
 /// Writes curtask_delay_until into buf (at least CurtaskDelayUntil::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_curtask_delay_until(std::uint8_t* buf, std::uint64_t ts, std::uint32_t time_to_wake) noexcept {
-  return detail::frame<CurtaskDelayUntil::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(CurtaskDelayUntil::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, time_to_wake);
-  });
+  return layout::encode_u64_u32(buf, CurtaskDelayUntil::kId, ts, time_to_wake);
 }
 
 /// task_priority_set (0x5B): A task's base priority was set.
@@ -615,12 +880,7 @@ struct TaskPrioritySet {
 
 /// Writes task_priority_set into buf (at least TaskPrioritySet::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_priority_set(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id, std::uint32_t priority) noexcept {
-  return detail::frame<TaskPrioritySet::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskPrioritySet::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-    detail::put_u32(w, priority);
-  });
+  return layout::encode_u64_u32_u32(buf, TaskPrioritySet::kId, ts, task_id, priority);
 }
 
 /// task_priority_inherit (0x5C): A mutex holder inherited a higher priority.
@@ -634,12 +894,7 @@ struct TaskPriorityInherit {
 
 /// Writes task_priority_inherit into buf (at least TaskPriorityInherit::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_priority_inherit(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id, std::uint32_t priority) noexcept {
-  return detail::frame<TaskPriorityInherit::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskPriorityInherit::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-    detail::put_u32(w, priority);
-  });
+  return layout::encode_u64_u32_u32(buf, TaskPriorityInherit::kId, ts, task_id, priority);
 }
 
 /// task_priority_disinherit (0x5D): A mutex holder returned to a lower priority.
@@ -653,12 +908,7 @@ struct TaskPriorityDisinherit {
 
 /// Writes task_priority_disinherit into buf (at least TaskPriorityDisinherit::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_priority_disinherit(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id, std::uint32_t priority) noexcept {
-  return detail::frame<TaskPriorityDisinherit::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskPriorityDisinherit::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-    detail::put_u32(w, priority);
-  });
+  return layout::encode_u64_u32_u32(buf, TaskPriorityDisinherit::kId, ts, task_id, priority);
 }
 
 /// task_created (0x5E): A task was created.
@@ -672,11 +922,7 @@ struct TaskCreated {
 
 /// Writes task_created into buf (at least TaskCreated::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_created(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id) noexcept {
-  return detail::frame<TaskCreated::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskCreated::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-  });
+  return layout::encode_u64_u32(buf, TaskCreated::kId, ts, task_id);
 }
 
 /// task_name (0x5F, metadata): Gives a task its name.
@@ -690,16 +936,12 @@ struct TaskName {
 
 /// Writes task_name into buf (at least TaskName::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_name(std::uint8_t* buf, std::uint32_t task_id, const char* name, std::size_t name_len) noexcept {
-  return detail::frame<TaskName::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskName::kId);
-    detail::put_u32(w, task_id);
-    detail::put_str(w, name, name_len);
-  });
+  return layout::encode_u32_str(buf, TaskName::kId, task_id, name, name_len);
 }
 
 /// Writes task_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_name(std::uint8_t* buf, std::uint32_t task_id, const char* name) noexcept {
-  return encode_task_name(buf, task_id, name, bounded_strlen(name));
+  return layout::encode_u32_str(buf, TaskName::kId, task_id, name);
 }
 
 /// task_is_idle_task (0x60, metadata): Marks a task as the idle task of a core.
@@ -713,11 +955,7 @@ struct TaskIsIdleTask {
 
 /// Writes task_is_idle_task into buf (at least TaskIsIdleTask::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_is_idle_task(std::uint8_t* buf, std::uint32_t task_id, std::uint32_t core_id) noexcept {
-  return detail::frame<TaskIsIdleTask::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskIsIdleTask::kId);
-    detail::put_u32(w, task_id);
-    detail::put_u32(w, core_id);
-  });
+  return layout::encode_u32_u32(buf, TaskIsIdleTask::kId, task_id, core_id);
 }
 
 /// task_is_timer_task (0x61, metadata): Marks a task as the timer service task.
@@ -731,10 +969,7 @@ struct TaskIsTimerTask {
 
 /// Writes task_is_timer_task into buf (at least TaskIsTimerTask::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_is_timer_task(std::uint8_t* buf, std::uint32_t task_id) noexcept {
-  return detail::frame<TaskIsTimerTask::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskIsTimerTask::kId);
-    detail::put_u32(w, task_id);
-  });
+  return layout::encode_u32(buf, TaskIsTimerTask::kId, task_id);
 }
 
 /// task_deleted (0x62): A task was deleted.
@@ -748,11 +983,7 @@ struct TaskDeleted {
 
 /// Writes task_deleted into buf (at least TaskDeleted::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_deleted(std::uint8_t* buf, std::uint64_t ts, std::uint32_t task_id) noexcept {
-  return detail::frame<TaskDeleted::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskDeleted::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, task_id);
-  });
+  return layout::encode_u64_u32(buf, TaskDeleted::kId, ts, task_id);
 }
 
 /// queue_created (0x63): A queue or queue-based object (semaphore, mutex, queue set) was created.
@@ -766,11 +997,7 @@ struct QueueCreated {
 
 /// Writes queue_created into buf (at least QueueCreated::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_created(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id) noexcept {
-  return detail::frame<QueueCreated::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueCreated::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-  });
+  return layout::encode_u64_u32(buf, QueueCreated::kId, ts, queue_id);
 }
 
 /// queue_name (0x64, metadata): Gives a queue its name (vQueueAddToRegistry).
@@ -784,16 +1011,12 @@ struct QueueName {
 
 /// Writes queue_name into buf (at least QueueName::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_name(std::uint8_t* buf, std::uint32_t queue_id, const char* name, std::size_t name_len) noexcept {
-  return detail::frame<QueueName::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueName::kId);
-    detail::put_u32(w, queue_id);
-    detail::put_str(w, name, name_len);
-  });
+  return layout::encode_u32_str(buf, QueueName::kId, queue_id, name, name_len);
 }
 
 /// Writes queue_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_queue_name(std::uint8_t* buf, std::uint32_t queue_id, const char* name) noexcept {
-  return encode_queue_name(buf, queue_id, name, bounded_strlen(name));
+  return layout::encode_u32_str(buf, QueueName::kId, queue_id, name);
 }
 
 /// queue_kind (0x65, metadata): Tells what kind of object a queue is.
@@ -807,11 +1030,7 @@ struct QueueKind {
 
 /// Writes queue_kind into buf (at least QueueKind::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_kind(std::uint8_t* buf, std::uint32_t queue_id, FrQueueKind kind) noexcept {
-  return detail::frame<QueueKind::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueKind::kId);
-    detail::put_u32(w, queue_id);
-    detail::put_u8(w, static_cast<std::uint8_t>(kind));
-  });
+  return layout::encode_u32_u8(buf, QueueKind::kId, queue_id, static_cast<std::uint8_t>(kind));
 }
 
 /// queue_send (0x66): An item was sent to a queue from task context.
@@ -825,12 +1044,7 @@ struct QueueSend {
 
 /// Writes queue_send into buf (at least QueueSend::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_send(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t len_after) noexcept {
-  return detail::frame<QueueSend::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueSend::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, len_after);
-  });
+  return layout::encode_u64_u32_u32(buf, QueueSend::kId, ts, queue_id, len_after);
 }
 
 /// queue_send_from_isr (0x67): An item was sent to a queue from an interrupt.
@@ -844,12 +1058,7 @@ struct QueueSendFromIsr {
 
 /// Writes queue_send_from_isr into buf (at least QueueSendFromIsr::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_send_from_isr(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t len_after) noexcept {
-  return detail::frame<QueueSendFromIsr::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueSendFromIsr::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, len_after);
-  });
+  return layout::encode_u64_u32_u32(buf, QueueSendFromIsr::kId, ts, queue_id, len_after);
 }
 
 /// queue_overwrite (0x68): A queue's item was overwritten from task context.
@@ -863,12 +1072,7 @@ struct QueueOverwrite {
 
 /// Writes queue_overwrite into buf (at least QueueOverwrite::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_overwrite(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t len_after) noexcept {
-  return detail::frame<QueueOverwrite::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueOverwrite::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, len_after);
-  });
+  return layout::encode_u64_u32_u32(buf, QueueOverwrite::kId, ts, queue_id, len_after);
 }
 
 /// queue_overwrite_from_isr (0x69): A queue's item was overwritten from an interrupt.
@@ -882,12 +1086,7 @@ struct QueueOverwriteFromIsr {
 
 /// Writes queue_overwrite_from_isr into buf (at least QueueOverwriteFromIsr::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_overwrite_from_isr(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t len_after) noexcept {
-  return detail::frame<QueueOverwriteFromIsr::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueOverwriteFromIsr::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, len_after);
-  });
+  return layout::encode_u64_u32_u32(buf, QueueOverwriteFromIsr::kId, ts, queue_id, len_after);
 }
 
 /// queue_receive (0x6A): An item was received from a queue in task context.
@@ -901,12 +1100,7 @@ struct QueueReceive {
 
 /// Writes queue_receive into buf (at least QueueReceive::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_receive(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t len_after) noexcept {
-  return detail::frame<QueueReceive::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueReceive::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, len_after);
-  });
+  return layout::encode_u64_u32_u32(buf, QueueReceive::kId, ts, queue_id, len_after);
 }
 
 /// queue_receive_from_isr (0x6B): An item was received from a queue in an interrupt.
@@ -920,12 +1114,7 @@ struct QueueReceiveFromIsr {
 
 /// Writes queue_receive_from_isr into buf (at least QueueReceiveFromIsr::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_receive_from_isr(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t len_after) noexcept {
-  return detail::frame<QueueReceiveFromIsr::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueReceiveFromIsr::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, len_after);
-  });
+  return layout::encode_u64_u32_u32(buf, QueueReceiveFromIsr::kId, ts, queue_id, len_after);
 }
 
 /// queue_reset (0x6C): A queue was reset to empty.
@@ -939,11 +1128,7 @@ struct QueueReset {
 
 /// Writes queue_reset into buf (at least QueueReset::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_reset(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id) noexcept {
-  return detail::frame<QueueReset::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueReset::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-  });
+  return layout::encode_u64_u32(buf, QueueReset::kId, ts, queue_id);
 }
 
 /// curtask_block_on_queue_peek (0x6D): The running task blocked while peeking an empty queue.
@@ -957,12 +1142,7 @@ struct CurtaskBlockOnQueuePeek {
 
 /// Writes curtask_block_on_queue_peek into buf (at least CurtaskBlockOnQueuePeek::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_curtask_block_on_queue_peek(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t ticks_to_wait) noexcept {
-  return detail::frame<CurtaskBlockOnQueuePeek::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(CurtaskBlockOnQueuePeek::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, ticks_to_wait);
-  });
+  return layout::encode_u64_u32_u32(buf, CurtaskBlockOnQueuePeek::kId, ts, queue_id, ticks_to_wait);
 }
 
 /// curtask_block_on_queue_send (0x6E): The running task blocked while sending to a full queue.
@@ -976,12 +1156,7 @@ struct CurtaskBlockOnQueueSend {
 
 /// Writes curtask_block_on_queue_send into buf (at least CurtaskBlockOnQueueSend::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_curtask_block_on_queue_send(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t ticks_to_wait) noexcept {
-  return detail::frame<CurtaskBlockOnQueueSend::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(CurtaskBlockOnQueueSend::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, ticks_to_wait);
-  });
+  return layout::encode_u64_u32_u32(buf, CurtaskBlockOnQueueSend::kId, ts, queue_id, ticks_to_wait);
 }
 
 /// curtask_block_on_queue_receive (0x6F): The running task blocked while receiving from an empty queue.
@@ -995,12 +1170,7 @@ struct CurtaskBlockOnQueueReceive {
 
 /// Writes curtask_block_on_queue_receive into buf (at least CurtaskBlockOnQueueReceive::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_curtask_block_on_queue_receive(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t ticks_to_wait) noexcept {
-  return detail::frame<CurtaskBlockOnQueueReceive::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(CurtaskBlockOnQueueReceive::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, ticks_to_wait);
-  });
+  return layout::encode_u64_u32_u32(buf, CurtaskBlockOnQueueReceive::kId, ts, queue_id, ticks_to_wait);
 }
 
 /// queue_cur_length (0x70): Fill level of a queue or counting semaphore, sent when it is created.
@@ -1014,12 +1184,7 @@ struct QueueCurLength {
 
 /// Writes queue_cur_length into buf (at least QueueCurLength::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_queue_cur_length(std::uint8_t* buf, std::uint64_t ts, std::uint32_t queue_id, std::uint32_t length) noexcept {
-  return detail::frame<QueueCurLength::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(QueueCurLength::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, queue_id);
-    detail::put_u32(w, length);
-  });
+  return layout::encode_u64_u32_u32(buf, QueueCurLength::kId, ts, queue_id, length);
 }
 
 /// task_evtmarker_name (0x7A, metadata): Gives a task-local event marker its name and owning task.
@@ -1033,17 +1198,12 @@ struct TaskEvtmarkerName {
 
 /// Writes task_evtmarker_name into buf (at least TaskEvtmarkerName::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_evtmarker_name(std::uint8_t* buf, std::uint32_t evtmarker_id, std::uint32_t task_id, const char* name, std::size_t name_len) noexcept {
-  return detail::frame<TaskEvtmarkerName::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskEvtmarkerName::kId);
-    detail::put_u32(w, evtmarker_id);
-    detail::put_u32(w, task_id);
-    detail::put_str(w, name, name_len);
-  });
+  return layout::encode_u32_u32_str(buf, TaskEvtmarkerName::kId, evtmarker_id, task_id, name, name_len);
 }
 
 /// Writes task_evtmarker_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_evtmarker_name(std::uint8_t* buf, std::uint32_t evtmarker_id, std::uint32_t task_id, const char* name) noexcept {
-  return encode_task_evtmarker_name(buf, evtmarker_id, task_id, name, bounded_strlen(name));
+  return layout::encode_u32_u32_str(buf, TaskEvtmarkerName::kId, evtmarker_id, task_id, name);
 }
 
 /// task_evtmarker (0x7B): An instant event on a task-local event marker.
@@ -1057,17 +1217,12 @@ struct TaskEvtmarker {
 
 /// Writes task_evtmarker into buf (at least TaskEvtmarker::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_evtmarker(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg, std::size_t msg_len) noexcept {
-  return detail::frame<TaskEvtmarker::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskEvtmarker::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, evtmarker_id);
-    detail::put_str(w, msg, msg_len);
-  });
+  return layout::encode_u64_u32_str(buf, TaskEvtmarker::kId, ts, evtmarker_id, msg, msg_len);
 }
 
 /// Writes task_evtmarker with `msg` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_evtmarker(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg) noexcept {
-  return encode_task_evtmarker(buf, ts, evtmarker_id, msg, bounded_strlen(msg));
+  return layout::encode_u64_u32_str(buf, TaskEvtmarker::kId, ts, evtmarker_id, msg);
 }
 
 /// task_evtmarker_begin (0x7C): A span on a task-local event marker began; spans nest strictly.
@@ -1081,17 +1236,12 @@ struct TaskEvtmarkerBegin {
 
 /// Writes task_evtmarker_begin into buf (at least TaskEvtmarkerBegin::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_evtmarker_begin(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg, std::size_t msg_len) noexcept {
-  return detail::frame<TaskEvtmarkerBegin::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskEvtmarkerBegin::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, evtmarker_id);
-    detail::put_str(w, msg, msg_len);
-  });
+  return layout::encode_u64_u32_str(buf, TaskEvtmarkerBegin::kId, ts, evtmarker_id, msg, msg_len);
 }
 
 /// Writes task_evtmarker_begin with `msg` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_evtmarker_begin(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id, const char* msg) noexcept {
-  return encode_task_evtmarker_begin(buf, ts, evtmarker_id, msg, bounded_strlen(msg));
+  return layout::encode_u64_u32_str(buf, TaskEvtmarkerBegin::kId, ts, evtmarker_id, msg);
 }
 
 /// task_evtmarker_end (0x7D): The innermost open span on a task-local event marker ended.
@@ -1105,11 +1255,7 @@ struct TaskEvtmarkerEnd {
 
 /// Writes task_evtmarker_end into buf (at least TaskEvtmarkerEnd::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_evtmarker_end(std::uint8_t* buf, std::uint64_t ts, std::uint32_t evtmarker_id) noexcept {
-  return detail::frame<TaskEvtmarkerEnd::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskEvtmarkerEnd::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, evtmarker_id);
-  });
+  return layout::encode_u64_u32(buf, TaskEvtmarkerEnd::kId, ts, evtmarker_id);
 }
 
 /// task_valmarker_name (0x7E, metadata): Gives a task-local value marker its name and owning task.
@@ -1123,17 +1269,12 @@ struct TaskValmarkerName {
 
 /// Writes task_valmarker_name into buf (at least TaskValmarkerName::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_valmarker_name(std::uint8_t* buf, std::uint32_t valmarker_id, std::uint32_t task_id, const char* name, std::size_t name_len) noexcept {
-  return detail::frame<TaskValmarkerName::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskValmarkerName::kId);
-    detail::put_u32(w, valmarker_id);
-    detail::put_u32(w, task_id);
-    detail::put_str(w, name, name_len);
-  });
+  return layout::encode_u32_u32_str(buf, TaskValmarkerName::kId, valmarker_id, task_id, name, name_len);
 }
 
 /// Writes task_valmarker_name with `name` given as a C string (nullptr sends an empty string).
 constexpr std::size_t encode_task_valmarker_name(std::uint8_t* buf, std::uint32_t valmarker_id, std::uint32_t task_id, const char* name) noexcept {
-  return encode_task_valmarker_name(buf, valmarker_id, task_id, name, bounded_strlen(name));
+  return layout::encode_u32_u32_str(buf, TaskValmarkerName::kId, valmarker_id, task_id, name);
 }
 
 /// task_valmarker (0x7F): A task-local value marker took a new value.
@@ -1147,12 +1288,7 @@ struct TaskValmarker {
 
 /// Writes task_valmarker into buf (at least TaskValmarker::kMaxFramedLen bytes); returns the frame length.
 constexpr std::size_t encode_task_valmarker(std::uint8_t* buf, std::uint64_t ts, std::uint32_t valmarker_id, std::int64_t val) noexcept {
-  return detail::frame<TaskValmarker::kMaxRawLen>(buf, [&](auto& w) {
-    w.put(TaskValmarker::kId);
-    detail::put_u64(w, ts);
-    detail::put_u32(w, valmarker_id);
-    detail::put_s64(w, val);
-  });
+  return layout::encode_u64_u32_s64(buf, TaskValmarker::kId, ts, valmarker_id, val);
 }
 
 /// Enough buffer for any event.

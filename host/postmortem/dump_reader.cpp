@@ -1,0 +1,229 @@
+#include "postmortem/dump_reader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "tband/post_mortem_layout.h"
+
+namespace tband::postmortem {
+
+namespace {
+
+constexpr std::uint32_t kMaxCores = 256;
+
+// The magic as the bytes a little- or big-endian target leaves in memory.
+constexpr std::array<std::uint8_t, 4> kMagicLittle = {0x54, 0x42, 0x50, 0x4D};  // "TBPM"
+constexpr std::array<std::uint8_t, 4> kMagicBig = {0x4D, 0x50, 0x42, 0x54};     // "MPBT"
+
+class BlockView {
+ public:
+  BlockView(std::span<const std::uint8_t> bytes, ByteOrder order) : bytes_(bytes), order_(order) {}
+
+  /// The u32 at `offset`; the caller checked that it lies inside the dump.
+  [[nodiscard]] std::uint32_t u32(std::size_t offset) const noexcept {
+    const std::uint8_t* p = bytes_.data() + offset;
+    if (order_ == ByteOrder::kLittleEndian) {
+      return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+             static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+    }
+    return static_cast<std::uint32_t>(p[3]) | static_cast<std::uint32_t>(p[2]) << 8 |
+           static_cast<std::uint32_t>(p[1]) << 16 | static_cast<std::uint32_t>(p[0]) << 24;
+  }
+  [[nodiscard]] std::span<const std::uint8_t> bytes(std::size_t offset, std::size_t len) const {
+    return bytes_.subspan(offset, len);
+  }
+
+ private:
+  std::span<const std::uint8_t> bytes_;
+  ByteOrder order_;
+};
+
+DumpError layout_error(std::size_t offset, std::string message) {
+  return DumpError{DumpErrorKind::kBadLayout, offset, std::move(message)};
+}
+
+/// Appends the whole frames of `data` to `out`: from the start if it begins
+/// at a frame, else from after the first delimiter; bytes after the last
+/// delimiter are an unfinished frame. Returns the frames and skipped bytes.
+std::pair<std::size_t, std::size_t> take_whole_frames(std::span<const std::uint8_t> data, bool starts_at_frame,
+                                                      std::vector<std::uint8_t>& out) {
+  std::size_t begin = 0;
+  std::size_t skipped = 0;
+  if (!starts_at_frame) {
+    const auto first_zero = std::find(data.begin(), data.end(), 0);
+    begin = first_zero == data.end() ? data.size() : static_cast<std::size_t>(first_zero - data.begin()) + 1;
+    skipped += begin;
+  }
+  std::size_t frames = 0;
+  std::size_t frame_start = begin;
+  for (std::size_t i = begin; i < data.size(); ++i) {
+    if (data[i] != 0) {
+      continue;
+    }
+    if (i > frame_start) {  // runs of delimiters carry no frame
+      out.insert(out.end(), data.begin() + static_cast<std::ptrdiff_t>(frame_start),
+                 data.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      ++frames;
+    }
+    frame_start = i + 1;
+  }
+  skipped += data.size() - frame_start;
+  return {frames, skipped};
+}
+
+std::optional<DumpError> read_core(const BlockView& block, std::uint32_t core, std::uint32_t block_size,
+                                   std::uint32_t ring_size, std::uint32_t metadata_size, CoreDump& out) {
+  const std::size_t desc = TBAND_PM_HEADER_SIZE + std::size_t{core} * TBAND_PM_CORE_DESC_SIZE;
+  const std::uint32_t ring_offset = block.u32(desc + TBAND_PM_CORE_OFF_RING);
+  const std::uint32_t head = block.u32(desc + TBAND_PM_CORE_OFF_HEAD);
+  const std::uint32_t tail_word = block.u32(desc + TBAND_PM_CORE_OFF_TAIL);
+  const std::uint32_t metadata_offset = block.u32(desc + TBAND_PM_CORE_OFF_METADATA);
+  const std::uint32_t metadata_len = block.u32(desc + TBAND_PM_CORE_OFF_METADATA_LEN);
+  const std::uint32_t tail = tail_word & TBAND_PM_TAIL_POS_MASK;
+  const std::string where = "core " + std::to_string(core) + ": ";
+  const std::size_t at = desc;
+
+  if (std::uint64_t{ring_offset} + ring_size > block_size) {
+    return layout_error(at, where + "ring at " + std::to_string(ring_offset) + " runs past the block's " +
+                                std::to_string(block_size) + " bytes");
+  }
+  if (std::uint64_t{metadata_offset} + metadata_size > block_size) {
+    return layout_error(at, where + "metadata area at " + std::to_string(metadata_offset) +
+                                " runs past the block's " + std::to_string(block_size) + " bytes");
+  }
+  if (head >= ring_size || tail >= ring_size) {
+    return layout_error(at, where + "write position " + std::to_string(head) + " or oldest position " +
+                                std::to_string(tail) + " outside the " + std::to_string(ring_size) + "-byte ring");
+  }
+  out.wrapped = (tail_word & TBAND_PM_TAIL_WRAPPED) != 0;
+  if (!out.wrapped && tail != 0) {
+    return layout_error(at, where + "the ring never wrapped, yet its oldest byte is at " + std::to_string(tail));
+  }
+  if (metadata_len > metadata_size) {
+    return layout_error(at, where + std::to_string(metadata_len) + " bytes of metadata in a " +
+                                std::to_string(metadata_size) + "-byte area");
+  }
+
+  out.core_id = core;
+  out.metadata_lost_evts = block.u32(desc + TBAND_PM_CORE_OFF_META_LOST_EVTS);
+  out.metadata_lost_bytes = block.u32(desc + TBAND_PM_CORE_OFF_META_LOST_BYTES);
+  const auto [metadata_frames, metadata_skipped] =
+      take_whole_frames(block.bytes(metadata_offset, metadata_len), true, out.metadata);
+  (void)metadata_frames;
+  out.skipped_bytes += metadata_skipped;
+
+  // Valid bytes run from tail to head, circularly; tail == head on a wrapped ring is a full ring.
+  std::vector<std::uint8_t> ring_data;
+  const auto ring = block.bytes(ring_offset, ring_size);
+  if (!out.wrapped) {
+    ring_data.assign(ring.begin(), ring.begin() + head);
+  } else {
+    const std::size_t first_end = head > tail ? head : ring_size;
+    ring_data.assign(ring.begin() + tail, ring.begin() + static_cast<std::ptrdiff_t>(first_end));
+    if (head <= tail) {
+      ring_data.insert(ring_data.end(), ring.begin(), ring.begin() + head);
+    }
+  }
+  const bool starts_at_frame = (tail_word & TBAND_PM_TAIL_AT_FRAME) != 0;
+  const auto [frames, skipped] = take_whole_frames(ring_data, starts_at_frame, out.events);
+  out.event_frames = frames;
+  out.skipped_bytes += skipped;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> CoreDump::stream() const {
+  std::vector<std::uint8_t> out = metadata;
+  out.insert(out.end(), events.begin(), events.end());
+  return out;
+}
+
+DumpResult read_block(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < TBAND_PM_HEADER_SIZE) {
+    return DumpError{DumpErrorKind::kTruncated, 0,
+                     "the dump ends after " + std::to_string(bytes.size()) + " bytes, inside the block header"};
+  }
+  const auto starts_with = [&](const std::array<std::uint8_t, 4>& magic) {
+    return std::equal(magic.begin(), magic.end(), bytes.begin());
+  };
+  Dump dump;
+  if (starts_with(kMagicLittle)) {
+    dump.byte_order = ByteOrder::kLittleEndian;
+  } else if (starts_with(kMagicBig)) {
+    dump.byte_order = ByteOrder::kBigEndian;
+  } else {
+    return DumpError{DumpErrorKind::kNoBlock, 0, "no post-mortem block here (magic \"TBPM\" missing)"};
+  }
+  const BlockView block(bytes, dump.byte_order);
+  dump.version = block.u32(TBAND_PM_OFF_VERSION);
+  if (dump.version != TBAND_PM_VERSION) {
+    return DumpError{DumpErrorKind::kUnsupportedVersion, TBAND_PM_OFF_VERSION,
+                     "post-mortem block version " + std::to_string(dump.version) + "; this reader knows version " +
+                         std::to_string(TBAND_PM_VERSION)};
+  }
+  const std::uint32_t core_count = block.u32(TBAND_PM_OFF_CORE_COUNT);
+  const std::uint32_t header_size = block.u32(TBAND_PM_OFF_HEADER_SIZE);
+  const std::uint32_t block_size = block.u32(TBAND_PM_OFF_BLOCK_SIZE);
+  dump.ring_size = block.u32(TBAND_PM_OFF_RING_SIZE);
+  dump.metadata_size = block.u32(TBAND_PM_OFF_METADATA_SIZE);
+  if (core_count == 0 || core_count > kMaxCores) {
+    return layout_error(TBAND_PM_OFF_CORE_COUNT, "core count " + std::to_string(core_count) + " (expected 1 to " +
+                                                     std::to_string(kMaxCores) + ")");
+  }
+  const std::uint64_t descriptors_end = TBAND_PM_HEADER_SIZE + std::uint64_t{core_count} * TBAND_PM_CORE_DESC_SIZE;
+  if (header_size < descriptors_end || header_size > block_size) {
+    return layout_error(TBAND_PM_OFF_HEADER_SIZE, "header size " + std::to_string(header_size) + " does not fit " +
+                                                      std::to_string(core_count) + " core descriptors and a " +
+                                                      std::to_string(block_size) + "-byte block");
+  }
+  if (block_size > bytes.size()) {
+    return DumpError{DumpErrorKind::kTruncated, TBAND_PM_OFF_BLOCK_SIZE,
+                     "the block has " + std::to_string(block_size) + " bytes, but the dump ends after " +
+                         std::to_string(bytes.size())};
+  }
+  if (dump.ring_size == 0) {
+    return layout_error(TBAND_PM_OFF_RING_SIZE, "ring size 0");
+  }
+  dump.cores.resize(core_count);
+  for (std::uint32_t core = 0; core < core_count; ++core) {
+    if (auto error = read_core(block, core, block_size, dump.ring_size, dump.metadata_size, dump.cores[core])) {
+      return *error;
+    }
+  }
+  return dump;
+}
+
+DumpResult read_dump(std::span<const std::uint8_t> dump) {
+  std::optional<DumpError> first_error;
+  for (std::size_t offset = 0; offset + 4 <= dump.size(); ++offset) {
+    const auto at = dump.subspan(offset);
+    const bool magic = std::equal(kMagicLittle.begin(), kMagicLittle.end(), at.begin()) ||
+                       std::equal(kMagicBig.begin(), kMagicBig.end(), at.begin());
+    if (!magic) {
+      continue;
+    }
+    DumpResult result = read_block(at);
+    if (result.ok()) {
+      Dump found = result.value();
+      found.block_offset = offset;
+      return found;
+    }
+    if (!first_error) {
+      first_error = result.error();
+      first_error->offset += offset;
+    }
+  }
+  if (first_error) {
+    return *first_error;
+  }
+  return DumpError{DumpErrorKind::kNoBlock, 0,
+                   "no post-mortem block (magic \"TBPM\") in the " + std::to_string(dump.size()) + "-byte dump"};
+}
+
+std::string describe(const DumpError& error) {
+  return "post-mortem dump, byte " + std::to_string(error.offset) + ": " + error.message;
+}
+
+}  // namespace tband::postmortem

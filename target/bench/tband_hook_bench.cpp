@@ -1,0 +1,91 @@
+// The tband side of target/bench/run_hook_bench.py: the streaming backend
+// into a sink in another translation unit (noop_sink.cpp: does nothing;
+// record_sink.cpp: keeps the bytes).
+//   tband_hook_bench measure [cycles]       every loop once, for callgrind
+//   tband_hook_bench trace FILE [cycles]    the mix once; writes the stream to
+//                                           FILE and checks it is the stream the
+//                                           reference tracer writes for these calls
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tband.h"
+#include "tband_encode.hpp"
+
+#define BENCH_ISR_ENTER(id) tband_isr_enter(id)
+#define BENCH_ISR_EXIT(id) tband_isr_exit(id)
+#define BENCH_EVTMARKER_BEGIN(id, msg) tband_evtmarker_begin(id, msg)
+#define BENCH_EVTMARKER_END(id) tband_evtmarker_end(id)
+#define BENCH_VALMARKER(id, val) tband_valmarker(id, val)
+#include "hook_loops.hpp"
+
+extern "C" {
+std::uint64_t tband_bench_now = 0;
+}
+extern std::vector<std::uint8_t> g_bench_recorded;  // record_sink.cpp
+
+namespace {
+
+namespace enc = tband::enc;
+using tband::bench::MixStep;
+
+void append(std::vector<std::uint8_t>& out, const std::uint8_t* frame, std::size_t len) {
+  out.insert(out.end(), frame, frame + len);
+}
+
+// What the reference tracer streams for these calls: core_id(0) when streaming
+// starts, then every event, with a dropped_evt_cnt(0) before the first and
+// then before every 51st (tband_configTRACE_DROP_CNT_EVERY 50 between).
+std::vector<std::uint8_t> reference_stream(const std::vector<MixStep>& steps) {
+  std::vector<std::uint8_t> out;
+  std::uint8_t frame[enc::kMaxFramedLen];
+  append(out, frame, enc::encode_core_id(frame, 0, 0));
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const MixStep& s = steps[i];
+    if (i % (tband_configTRACE_DROP_CNT_EVERY + 1) == 0) {
+      append(out, frame, enc::encode_dropped_evt_cnt(frame, s.ts, 0));
+    }
+    std::size_t len = 0;
+    switch (s.kind) {
+      case MixStep::Kind::kIsrEnter: len = enc::encode_isr_enter(frame, s.ts, tband::bench::kMixIsrId); break;
+      case MixStep::Kind::kEvtmarkerBegin:
+        len = enc::encode_evtmarker_begin(frame, s.ts, tband::bench::kMixEvtmarkerId, tband::bench::kMixMessage);
+        break;
+      case MixStep::Kind::kValmarker: len = enc::encode_valmarker(frame, s.ts, tband::bench::kMixValmarkerId, s.value); break;
+      case MixStep::Kind::kEvtmarkerEnd: len = enc::encode_evtmarker_end(frame, s.ts, tband::bench::kMixEvtmarkerId); break;
+      case MixStep::Kind::kIsrExit: len = enc::encode_isr_exit(frame, s.ts, tband::bench::kMixIsrId); break;
+    }
+    append(out, frame, len);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "measure";
+  const int cycles_arg = mode == "trace" ? 3 : 2;
+  const std::size_t cycles = argc > cycles_arg ? std::strtoul(argv[cycles_arg], nullptr, 10) : 100000;
+  const auto steps = bench::make_mix(cycles);
+  if (tband_start_streaming() != 0) {
+    std::fprintf(stderr, "tband_start_streaming failed\n");
+    return 1;
+  }
+  if (mode == "measure") {
+    bench::run_all(steps);
+    return 0;
+  }
+  if (mode == "trace" && argc > 2) {
+    bench::run_mix(steps);
+    std::ofstream(argv[2], std::ios::binary)
+        .write(reinterpret_cast<const char*>(g_bench_recorded.data()), static_cast<std::streamsize>(g_bench_recorded.size()));
+    const bool same = g_bench_recorded == reference_stream(steps);
+    std::printf("events %zu bytes %zu reference_stream %s\n", steps.size(), g_bench_recorded.size(),
+                same ? "same" : "DIFFERENT");
+    return same ? 0 : 1;
+  }
+  std::fprintf(stderr, "usage: %s measure [cycles] | trace FILE [cycles]\n", argv[0]);
+  return 2;
+}

@@ -1,0 +1,77 @@
+/* A minimal Cortex-M4 image for the size and stack figures in
+ * target/RESULTS.md (C11). It starts the backend, calls every tracing hook
+ * once and stops the backend; with TBAND_IMAGE_FULL_API it also calls every
+ * other API function of its configuration once. TBAND_IMAGE_NO_CALLS builds
+ * the same image without any call, to show that a disabled tracer adds no
+ * code. The images are built and measured, not run. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tband.h"
+#if tband_configENABLE == 1
+#include "tband_port.h"
+#endif
+
+#define UART0_DATA (*(volatile uint32_t*)0x40004000u) /* CMSDK UART0 on mps2-an386 */
+
+volatile uint32_t image_sink;
+
+/* The streaming backend's port hook: writes the frame to the UART. */
+bool image_uart_write(const uint8_t* buf, size_t len);
+bool image_uart_write(const uint8_t* buf, size_t len) {
+  for (size_t i = 0; i < len; ++i) {
+    UART0_DATA = buf[i];
+  }
+  return false;
+}
+
+/* The snapshot backend's full-callback. */
+void image_snapshot_full(void);
+void image_snapshot_full(void) { image_sink = 1; }
+
+int main(void);
+int main(void) {
+#ifndef TBAND_IMAGE_NO_CALLS
+#if tband_configENABLE == 1
+  tband_cm4_init_cycle_counter();
+#endif
+#if tband_configUSE_BACKEND_SNAPSHOT == 1
+  (void)tband_trigger_snapshot();
+#else
+  (void)tband_start_streaming();
+#endif
+  tband_gather_system_metadata();
+  tband_isr_name(1, "tick");
+  tband_evtmarker_name(2, "work");
+  tband_valmarker_name(3, "level");
+  tband_isr_enter(1);
+  tband_evtmarker(2, "go");
+  tband_evtmarker_begin(2, "acq");
+  tband_valmarker(3, -5);
+  tband_evtmarker_end(2);
+  tband_isr_exit(1);
+#if tband_configUSE_BACKEND_SNAPSHOT == 1
+  (void)tband_stop_snapshot();
+#else
+  (void)tband_stop_streaming();
+#endif
+#ifdef TBAND_IMAGE_FULL_API
+#if tband_configUSE_BACKEND_SNAPSHOT == 1
+  image_sink += (uint32_t)tband_get_core_snapshot_buf_amnt(0);
+  image_sink += (uint32_t)(uintptr_t)tband_get_core_snapshot_buf(0);
+  image_sink += (uint32_t)tband_reset_snapshot();
+#else
+  image_sink += (uint32_t)tband_restart_streaming();
+#endif
+  image_sink += tband_tracing_enabled();
+  image_sink += tband_tracing_finished();
+  image_sink += tband_tracing_backend_finished(0);
+  image_sink += tband_get_dropped_evt_cnt();
+  image_sink += (uint32_t)tband_get_metadata_buf_amnt(0);
+  image_sink += (uint32_t)(uintptr_t)tband_get_metadata_buf(0);
+#endif
+#endif
+  for (;;) {
+  }
+}

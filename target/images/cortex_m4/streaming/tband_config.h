@@ -1,0 +1,18 @@
+/* Image (b): as (a), with the streaming backend. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#define tband_configENABLE 1
+#define tband_configMARKER_TRACE_ENABLE 1
+#define tband_configISR_TRACE_ENABLE 1
+#define tband_configMETADATA_BUF_SIZE 256
+#define tband_configUSE_BACKEND_STREAMING 1
+#define TBAND_CM4_NS_PER_CYCLE 10
+#define TBAND_CM4_STREAM(buf, len) image_uart_write((buf), (len))
+#ifdef __cplusplus
+extern "C" {
+#endif
+bool image_uart_write(const uint8_t* buf, size_t len);
+#ifdef __cplusplus
+}
+#endif

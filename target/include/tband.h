@@ -1,0 +1,147 @@
+/* tband firmware tracer: the one header firmware includes.
+ *
+ * C11 and C++17. Pulls in the user's tband_config.h (required, may be empty)
+ * and the defaults of every option it leaves out. The port (tband_port.h) is
+ * read only by the tracer's own sources, so that FreeRTOSConfig.h can include
+ * this header without an include cycle through the RTOS headers a port needs.
+ *
+ * With tband_configENABLE 0 (the default) every function below becomes a
+ * macro that expands to nothing (or to a constant), and no tracer code or data
+ * is linked. See target/README.md for configuration, porting and backends. */
+#ifndef TBAND_H_
+#define TBAND_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tband_config.h"
+#include "tband/config_defaults.h"
+
+#if !(tband_configENABLE == 0 || tband_configENABLE == 1)
+#error "tband: tband_configENABLE must be 0 or 1"
+#endif
+#if tband_configENABLE == 1
+#include "tband/config_checks.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if tband_configENABLE == 1
+
+/* ---- Tracing state -----------------------------------------------------------
+ * enabled: the backend accepts events now. finished: tracing is off and no core
+ * is still writing an event (safe to read the buffers). */
+bool tband_tracing_enabled(void);
+bool tband_tracing_finished(void);
+bool tband_tracing_backend_finished(unsigned int core_id);
+
+/* Number of events dropped since boot, on all cores (the dropped_evt_cnt value). */
+uint32_t tband_get_dropped_evt_cnt(void);
+
+/* ---- System metadata: emits ts_resolution_ns (tband_portTIMESTAMP_RESOLUTION_NS). */
+void tband_gather_system_metadata(void);
+
+/* ---- Metadata buffer (names and kinds, kept per core whether tracing runs or not) */
+#if tband_configUSE_METADATA_BUF == 1
+const volatile uint8_t* tband_get_metadata_buf(unsigned int core_id);
+size_t tband_get_metadata_buf_amnt(unsigned int core_id);
+#endif
+
+/* ---- Streaming backend ------------------------------------------------------
+ * start: 0 ok, -1 already active, -2 the metadata could not be sent (not started).
+ * restart: as start, without resending the metadata. stop: 0 ok, -1 not active. */
+#if tband_configUSE_BACKEND_STREAMING == 1
+int tband_start_streaming(void);
+int tband_restart_streaming(void);
+int tband_stop_streaming(void);
+#endif
+
+/* ---- Snapshot backend -------------------------------------------------------
+ * trigger: 0 ok, -1 already active. stop: 0 ok, -1 not active. reset: 0 ok,
+ * -1 while still tracing. The amount is 0 until that core's backend finished. */
+#if tband_configUSE_BACKEND_SNAPSHOT == 1
+int tband_trigger_snapshot(void);
+int tband_stop_snapshot(void);
+int tband_reset_snapshot(void);
+const volatile uint8_t* tband_get_core_snapshot_buf(unsigned int core_id);
+size_t tband_get_core_snapshot_buf_amnt(unsigned int core_id);
+#endif
+
+/* ---- Post-mortem backend ----------------------------------------------------
+ * A ring per core that always holds the newest events, in one self-describing
+ * block (see tband/post_mortem_layout.h) to place in a no-init RAM section.
+ * start: writes the block's header, empties the rings, starts tracing (0 ok,
+ * -1 already active). stop: 0 ok, -1 not active. */
+#if tband_configUSE_BACKEND_POST_MORTEM == 1
+int tband_start_post_mortem(void);
+int tband_stop_post_mortem(void);
+const volatile uint8_t* tband_get_post_mortem_buf(void);
+size_t tband_get_post_mortem_buf_size(void);
+#endif
+
+/* ---- Interrupts (per core) --------------------------------------------------- */
+#if tband_configISR_TRACE_ENABLE == 1
+void tband_isr_name(uint32_t isr_id, const char* name);
+void tband_isr_enter(uint32_t isr_id);
+void tband_isr_exit(uint32_t isr_id);
+#endif
+
+/* ---- Event and value markers (global) ---------------------------------------- */
+#if tband_configMARKER_TRACE_ENABLE == 1
+void tband_evtmarker_name(uint32_t id, const char* name);
+void tband_evtmarker(uint32_t id, const char* msg);
+void tband_evtmarker_begin(uint32_t id, const char* msg);
+void tband_evtmarker_end(uint32_t id);
+void tband_valmarker_name(uint32_t id, const char* name);
+void tband_valmarker(uint32_t id, int64_t val);
+#endif
+
+#else /* tband_configENABLE == 1 */
+
+/* Compiled out: no code, arguments not evaluated. */
+#define tband_tracing_enabled() (false)
+#define tband_tracing_finished() (true)
+#define tband_tracing_backend_finished(core_id) (true)
+#define tband_get_dropped_evt_cnt() ((uint32_t)0)
+#define tband_gather_system_metadata() ((void)0)
+#define tband_get_metadata_buf(core_id) ((const volatile uint8_t*)0)
+#define tband_get_metadata_buf_amnt(core_id) ((size_t)0)
+#define tband_start_streaming() (0)
+#define tband_restart_streaming() (0)
+#define tband_stop_streaming() (0)
+#define tband_trigger_snapshot() (0)
+#define tband_stop_snapshot() (0)
+#define tband_reset_snapshot() (0)
+#define tband_get_core_snapshot_buf(core_id) ((const volatile uint8_t*)0)
+#define tband_get_core_snapshot_buf_amnt(core_id) ((size_t)0)
+#define tband_start_post_mortem() (0)
+#define tband_stop_post_mortem() (0)
+#define tband_get_post_mortem_buf() ((const volatile uint8_t*)0)
+#define tband_get_post_mortem_buf_size() ((size_t)0)
+
+#endif /* tband_configENABLE == 1 */
+
+/* Hooks switched off (tracer disabled, or tband_configISR_TRACE_ENABLE /
+ * tband_configMARKER_TRACE_ENABLE 0) compile to nothing. */
+#if tband_configENABLE == 0 || tband_configISR_TRACE_ENABLE == 0
+#define tband_isr_name(isr_id, name) ((void)0)
+#define tband_isr_enter(isr_id) ((void)0)
+#define tband_isr_exit(isr_id) ((void)0)
+#endif
+#if tband_configENABLE == 0 || tband_configMARKER_TRACE_ENABLE == 0
+#define tband_evtmarker_name(id, name) ((void)0)
+#define tband_evtmarker(id, msg) ((void)0)
+#define tband_evtmarker_begin(id, msg) ((void)0)
+#define tband_evtmarker_end(id) ((void)0)
+#define tband_valmarker_name(id, name) ((void)0)
+#define tband_valmarker(id, val) ((void)0)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TBAND_H_ */

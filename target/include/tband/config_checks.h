@@ -1,0 +1,54 @@
+/* Compile-time checks of the configuration. Every message names the option
+ * and says what to put in tband_config.h. Included by tband.h when
+ * tband_configENABLE is 1 (a disabled tracer has nothing to configure). */
+#ifndef TBAND_CONFIG_CHECKS_H_
+#define TBAND_CONFIG_CHECKS_H_
+
+#if !(tband_configMARKER_TRACE_ENABLE == 0 || tband_configMARKER_TRACE_ENABLE == 1)
+#error "tband: tband_configMARKER_TRACE_ENABLE must be 0 or 1"
+#endif
+#if !(tband_configISR_TRACE_ENABLE == 0 || tband_configISR_TRACE_ENABLE == 1)
+#error "tband: tband_configISR_TRACE_ENABLE must be 0 or 1"
+#endif
+#if !(tband_configUSE_METADATA_BUF == 0 || tband_configUSE_METADATA_BUF == 1)
+#error "tband: tband_configUSE_METADATA_BUF must be 0 or 1"
+#endif
+#if !(tband_configUSE_BACKEND_STREAMING == 0 || tband_configUSE_BACKEND_STREAMING == 1)
+#error "tband: tband_configUSE_BACKEND_STREAMING must be 0 or 1"
+#endif
+#if !(tband_configUSE_BACKEND_SNAPSHOT == 0 || tband_configUSE_BACKEND_SNAPSHOT == 1)
+#error "tband: tband_configUSE_BACKEND_SNAPSHOT must be 0 or 1"
+#endif
+#if !(tband_configUSE_BACKEND_POST_MORTEM == 0 || tband_configUSE_BACKEND_POST_MORTEM == 1)
+#error "tband: tband_configUSE_BACKEND_POST_MORTEM must be 0 or 1"
+#endif
+#if !(tband_configUSE_BACKEND_EXTERNAL == 0 || tband_configUSE_BACKEND_EXTERNAL == 1)
+#error "tband: tband_configUSE_BACKEND_EXTERNAL must be 0 or 1"
+#endif
+
+#if (tband_configUSE_BACKEND_STREAMING + tband_configUSE_BACKEND_SNAPSHOT + \
+     tband_configUSE_BACKEND_POST_MORTEM + tband_configUSE_BACKEND_EXTERNAL) == 0
+#error "tband: no backend selected: set exactly one of tband_configUSE_BACKEND_STREAMING, tband_configUSE_BACKEND_SNAPSHOT, tband_configUSE_BACKEND_POST_MORTEM, tband_configUSE_BACKEND_EXTERNAL to 1 in tband_config.h"
+#endif
+#if (tband_configUSE_BACKEND_STREAMING + tband_configUSE_BACKEND_SNAPSHOT + \
+     tband_configUSE_BACKEND_POST_MORTEM + tband_configUSE_BACKEND_EXTERNAL) > 1
+#error "tband: more than one backend selected: set exactly one of tband_configUSE_BACKEND_STREAMING, tband_configUSE_BACKEND_SNAPSHOT, tband_configUSE_BACKEND_POST_MORTEM, tband_configUSE_BACKEND_EXTERNAL to 1, the others to 0"
+#endif
+
+#if tband_configMAX_STR_LEN < 1
+#error "tband: tband_configMAX_STR_LEN must be at least 1"
+#endif
+#if tband_configTRACE_DROP_CNT_EVERY < 0
+#error "tband: tband_configTRACE_DROP_CNT_EVERY must be 0 (no periodic counter) or more"
+#endif
+#if tband_configUSE_METADATA_BUF == 1 && tband_configMETADATA_BUF_SIZE < 1
+#error "tband: tband_configMETADATA_BUF_SIZE must be at least 1 (or set tband_configUSE_METADATA_BUF to 0)"
+#endif
+#if tband_configUSE_BACKEND_SNAPSHOT == 1 && tband_configBACKEND_SNAPSHOT_BUF_SIZE < 1
+#error "tband: tband_configBACKEND_SNAPSHOT_BUF_SIZE must be at least 1"
+#endif
+#if tband_configUSE_BACKEND_POST_MORTEM == 1 && tband_configBACKEND_POST_MORTEM_BUF_SIZE < 1
+#error "tband: tband_configBACKEND_POST_MORTEM_BUF_SIZE must be at least 1"
+#endif
+
+#endif /* TBAND_CONFIG_CHECKS_H_ */

@@ -1,0 +1,66 @@
+/* tband port for a bare-metal Cortex-M4 built with GCC: a documented example.
+ *
+ * Critical section: PRIMASK is saved, interrupts are disabled, PRIMASK is
+ * restored; so hooks may be called from interrupts and from code that already
+ * disabled them. One core.
+ *
+ * Timestamp: the DWT cycle counter (CYCCNT), extended to 64 bits in software
+ * (tband_port_cortex_m4.c). Call tband_cm4_init_cycle_counter() once at boot.
+ * The extension sees each wrap of the 32-bit counter only if a timestamp is
+ * taken at least once per 2^32 cycles (26 s at 168 MHz): trace something, or
+ * call tband_cm4_timestamp() (safe from any context) from a periodic interrupt.
+ *
+ * Set in tband_config.h:
+ *   TBAND_CM4_NS_PER_CYCLE  nanoseconds per CPU cycle, an integer (the trace
+ *                           format's ns_per_ts is whole nanoseconds): 10 at 100 MHz.
+ *   TBAND_CM4_STREAM(buf, len)  with the streaming backend: returns true if
+ *                           it dropped the data (e.g. a UART or RTT writer).
+ *   TBAND_CM4_EXTERNAL(buf, len, is_metadata)  likewise for the external backend.
+ * A timer other than the DWT (QEMU does not model it) can replace the
+ * timestamp: define tband_portTIMESTAMP() and tband_portTIMESTAMP_RESOLUTION_NS
+ * before this header is read, e.g. in tband_config.h. */
+#ifndef TBAND_PORT_CORTEX_M4_GCC_H_
+#define TBAND_PORT_CORTEX_M4_GCC_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+void tband_cm4_init_cycle_counter(void);
+uint64_t tband_cm4_timestamp(void);
+#ifdef __cplusplus
+}
+#endif
+
+#define tband_portNUMBER_OF_CORES 1
+
+#define tband_portENTER_CRITICAL_FROM_ANY()   \
+  uint32_t tband_port_primask;                \
+  __asm volatile("mrs %0, primask\n\tcpsid i" \
+                 : "=r"(tband_port_primask)   \
+                 :                            \
+                 : "memory")
+#define tband_portEXIT_CRITICAL_FROM_ANY() __asm volatile("msr primask, %0" : : "r"(tband_port_primask) : "memory")
+
+#ifndef tband_portTIMESTAMP
+#ifndef TBAND_CM4_NS_PER_CYCLE
+#error "tband Cortex-M4 port: define TBAND_CM4_NS_PER_CYCLE (nanoseconds per CPU cycle) in tband_config.h"
+#endif
+#define tband_portTIMESTAMP() tband_cm4_timestamp()
+#define tband_portTIMESTAMP_RESOLUTION_NS TBAND_CM4_NS_PER_CYCLE
+#endif
+
+#ifdef TBAND_CM4_STREAM
+#define tband_portBACKEND_STREAM_DATA(buf, len) TBAND_CM4_STREAM((buf), (len))
+#endif
+#ifdef TBAND_CM4_EXTERNAL
+#define tband_portBACKEND_EXTERNAL_EVENT(buf, len, is_metadata) TBAND_CM4_EXTERNAL((buf), (len), (is_metadata))
+#endif
+#ifdef TBAND_CM4_SNAPSHOT_FULL
+#define tband_portBACKEND_SNAPSHOT_BUF_FULL_CALLBACK() TBAND_CM4_SNAPSHOT_FULL()
+#endif
+
+#endif /* TBAND_PORT_CORTEX_M4_GCC_H_ */

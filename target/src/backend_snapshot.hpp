@@ -1,0 +1,58 @@
+// Snapshot backend, event path: frames are appended to the core's static
+// buffer, encoded in place when the longest frame of the event still fits.
+// The first frame that does not fit ends the snapshot on every core.
+#pragma once
+
+#include "backend_session.hpp"
+#include "core_frames.hpp"
+#include "metadata_buffer.hpp"
+
+namespace tband::rt::backend {
+
+inline constexpr std::size_t kSnapshotSize = tband_configBACKEND_SNAPSHOT_BUF_SIZE;
+
+struct SnapshotBuffer {
+  std::uint8_t data[kSnapshotSize];
+  std::size_t used = 0;
+};
+
+inline SnapshotBuffer g_snapshots[kCores];
+
+inline constexpr bool kEncodesInPlace = true;
+inline bool accepting() noexcept { return tracing_enabled(); }
+
+class Writer {
+ public:
+  explicit Writer(unsigned core) noexcept : core_(core), snap_(per_core(g_snapshots, core)) {}
+
+  Delivery deliver(const std::uint8_t* frame, std::size_t len, bool) noexcept {
+    if (len > kSnapshotSize - snap_.used) {
+      return Delivery::kFull;
+    }
+    copy_bytes(snap_.data + snap_.used, frame, len);
+    snap_.used += len;
+    return Delivery::kDelivered;
+  }
+
+  /// Encodes in place while the longest frame still fits; near the end it
+  /// encodes into the core's event buffer first and keeps the frame if it fits.
+  template <std::size_t kMaxFramedLen, class Encode>
+  Delivery write(Encode&& encode) noexcept {
+    if (kSnapshotSize - snap_.used >= kMaxFramedLen) {
+      snap_.used += encode(snap_.data + snap_.used);
+      return Delivery::kDelivered;
+    }
+    std::uint8_t* frame = per_core(g_frames, core_).event;
+    return deliver(frame, encode(frame), false);
+  }
+
+ private:
+  unsigned core_;
+  SnapshotBuffer& snap_;
+};
+
+/// Turns tracing off on all cores; the core that does it runs the callback.
+void stop_because_full() noexcept;
+inline void metadata_changed(unsigned, const MetadataBuffer&) noexcept {}
+
+}  // namespace tband::rt::backend

@@ -1,0 +1,61 @@
+// Streaming backend: start, restart, stop.
+#include "tband.h"
+
+#if tband_configENABLE == 1 && tband_configUSE_BACKEND_STREAMING == 1
+
+#include "event_path.hpp"
+#include "tracing_state.hpp"
+
+namespace rt = tband::rt;
+namespace enc = tband::enc;
+
+namespace {
+
+// Called inside the calling core's critical section: its report buffer and
+// field scratch are free.
+bool send_core_id(unsigned self, unsigned core) noexcept {
+  std::uint64_t* fields = rt::per_core(rt::g_frames, self).fields;
+  fields[0] = 0;  // the reference tracer stamps these with 0
+  fields[1] = core;
+  using enc::FieldWidth;
+  return rt::send_report(self, enc::CoreId::kId, enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32)) !=
+         rt::Delivery::kDelivered;
+}
+
+// Every core's metadata buffer, each after a core_id event naming its core and
+// followed by a metadata_overflow event if it lost any; then a core_id event
+// for the calling core, whose events follow. True if anything was dropped.
+bool send_metadata() noexcept {
+  if constexpr (!rt::kUseMetadataBuf) {
+    return false;
+  } else {
+    const unsigned self = rt::current_core();
+    for (unsigned core = 0; core < rt::kCores; ++core) {
+      const rt::MetadataView meta = rt::metadata_view(core);
+      if (meta.used == 0 && meta.lost_evts == 0) {
+        continue;
+      }
+      if (send_core_id(self, core) ||
+          (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used)) ||
+          (meta.lost_evts > 0 &&
+           rt::send_metadata_overflow(self, core, tband_portTIMESTAMP()) != rt::Delivery::kDelivered)) {
+        return true;
+      }
+    }
+    return send_core_id(self, self);
+  }
+}
+
+}  // namespace
+
+extern "C" int tband_start_streaming(void) {
+  return rt::start_tracing([] { return send_metadata() ? -2 : 0; });
+}
+
+extern "C" int tband_restart_streaming(void) {
+  return rt::start_tracing([] { return 0; });
+}
+
+extern "C" int tband_stop_streaming(void) { return rt::stop_tracing(); }
+
+#endif

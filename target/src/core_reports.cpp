@@ -1,0 +1,87 @@
+// The slow path of the event path: dropped-event counter and metadata overflow.
+#include "tband.h"
+
+#if tband_configENABLE == 1
+
+#include <cstdint>
+#include <limits>
+
+#include "event_path.hpp"
+#include "tracing_state.hpp"
+
+namespace tband::rt {
+
+// The reports go through the compact encoder in every build: one copy of the
+// code, and the slow path is rare.
+Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept {
+  CoreFrames& frames = per_core(g_frames, core);
+  const std::size_t len = enc::encode_fields(frames.report, id, spec, frames.fields, nullptr);
+  return backend::Writer(core).deliver(frames.report, len, false);
+}
+
+static_assert(enc::DroppedEvtCnt::kMaxFramedLen <= kMaxReportFramedLen &&
+              enc::MetadataOverflow::kMaxFramedLen <= kMaxReportFramedLen &&
+              enc::CoreId::kMaxFramedLen <= kMaxReportFramedLen);
+
+ReportsOutcome emit_reports(unsigned core) noexcept {
+  CoreReports& reports = per_core(g_core_reports, core);
+  if (backend::kReportsCheckEnabled && !tracing_enabled()) {
+    reports.countdown = 1;  // stays forced: the next event looks again
+    return ReportsOutcome::kSkip;
+  }
+  reports.attention.clear();  // before reading what the others changed
+  CoreFrames& frames = per_core(g_frames, core);
+  using enc::FieldWidth;
+  const std::uint32_t drops = load_shared(g_dropped_evts);
+  const std::uint32_t session = load_shared(g_session);
+
+  // Events left until the periodic counter; a new session starts it afresh.
+  std::uint32_t periodic = reports.forced ? reports.periodic_left : reports.countdown;
+  if (session != reports.session) {
+    periodic = 0;
+    reports.session = session;
+  }
+  // Until the counter is out, the next event comes here again.
+  reports.periodic_left = periodic;
+  reports.forced = true;
+  reports.countdown = 1;
+
+  std::uint32_t next_countdown = periodic;  // this event counts towards the periodic counter
+  if ((kDropCntEvery > 0 && periodic == 0) || drops != reports.reported_drops) {
+    frames.fields[0] = frames.ts;
+    frames.fields[1] = drops;
+    const Delivery delivery =
+        send_report(core, enc::DroppedEvtCnt::kId, enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32));
+    if (delivery == Delivery::kFull) {
+      return ReportsOutcome::kStopFull;
+    }
+    if (delivery == Delivery::kDropped) {
+      count_drop(core);  // the caller's event is given up, and counted
+      return ReportsOutcome::kSkip;
+    }
+    reports.reported_drops = drops;
+    next_countdown = kDropCntEvery + 1;
+  }
+  reports.forced = false;
+  reports.countdown = kDropCntEvery > 0 ? next_countdown : std::numeric_limits<std::uint32_t>::max();
+
+  if constexpr (kUseMetadataBuf) {
+    if (reports.overflow_pending) {
+      const Delivery delivery = send_metadata_overflow(core, core, frames.ts);
+      if (delivery == Delivery::kFull) {
+        return ReportsOutcome::kStopFull;
+      }
+      if (delivery == Delivery::kDelivered) {
+        reports.overflow_pending = false;
+      } else {
+        reports.force();  // try again with the next event; a report is no hook call, so not counted
+      }
+    }
+  }
+  return ReportsOutcome::kProceed;
+}
+
+
+}  // namespace tband::rt
+
+#endif

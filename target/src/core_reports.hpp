@@ -1,0 +1,95 @@
+// Per-core bookkeeping for the reports the tracer adds to a trace by itself:
+// the dropped-event counter (dropped_evt_cnt) and metadata overflow
+// (metadata_overflow).
+//
+// The hot path touches one word: `countdown`, decremented by every event; the
+// event that brings it to 0 takes the slow path, which emits what is owed and
+// sets the next countdown (the periodic counter's rhythm). On multi-core
+// targets other cores can also raise `attention`. Anything that needs a report
+// soon "forces" the countdown to 1, remembering how far the periodic counter
+// had got, so that the periodic rhythm stays what it would have been.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "runtime.hpp"
+#include "shared_atomic.hpp"
+
+namespace tband::rt {
+
+/// Set by other cores; only multi-core targets have one.
+template <bool kMultiCore>
+struct AttentionFlag {
+  std::atomic<bool> raised{false};
+  bool is_raised() const noexcept { return raised.load(std::memory_order_relaxed); }
+  void raise() noexcept { raised.store(true, std::memory_order_release); }
+  void clear() noexcept { (void)raised.exchange(false, std::memory_order_acq_rel); }
+};
+template <>
+struct AttentionFlag<false> {
+  static constexpr bool is_raised() noexcept { return false; }
+  void raise() noexcept {}
+  void clear() noexcept {}
+};
+
+struct CoreReports {
+  std::uint32_t countdown = 1;        // events until the slow path, counting the one that takes it
+  std::uint32_t periodic_left = 0;    // events before the periodic counter is due, saved while forced
+  std::uint32_t reported_drops = 0;   // dropped count this core last put into its trace
+  std::uint32_t session = 0;          // tracing session the periodic rhythm belongs to
+  bool forced = false;
+  bool overflow_pending = false;      // a metadata_overflow event is owed
+  AttentionFlag<kMultiCore> attention;
+
+  /// Counts one event; true if it must take the slow path.
+  bool take_slow_path() noexcept { return --countdown == 0 || attention.is_raised(); }
+
+  /// The next event on this core takes the slow path.
+  void force() noexcept {
+    if (!forced) {
+      periodic_left = countdown - 1;
+      forced = true;
+    }
+    countdown = 1;
+  }
+};
+
+inline CoreReports g_core_reports[kCores];
+inline std::atomic<std::uint32_t> g_dropped_evts{0};  // one counter for all cores
+inline std::atomic<std::uint32_t> g_session{0};       // bumped by every start
+
+/// Makes every core look at its reports before its next event: after a drop
+/// (the others must report the new count too) or when tracing (re)starts.
+inline void alert_other_cores(unsigned self) noexcept {
+  if constexpr (kMultiCore) {
+    for (unsigned core = 0; core < kCores; ++core) {
+      if (core != self) {
+        per_core(g_core_reports, core).attention.raise();
+      }
+    }
+  }
+}
+
+/// Counts an event the backend lost (or that had to be given up). Called on
+/// the core that lost it; every core reports the new count before its next event.
+inline void count_drop(unsigned core) noexcept {
+  increment_shared(g_dropped_evts);
+  alert_other_cores(core);
+}
+
+inline void record_drop(unsigned core) noexcept {
+  count_drop(core);
+  per_core(g_core_reports, core).force();
+}
+
+/// A new tracing session: every core restarts its periodic counter, so the
+/// first event each core traces carries the dropped count (if periodic
+/// counting is on). Called with the state lock held, inside a critical section.
+inline void begin_session(unsigned self) noexcept {
+  increment_shared(g_session);
+  per_core(g_core_reports, self).force();
+  alert_other_cores(self);
+}
+
+}  // namespace tband::rt

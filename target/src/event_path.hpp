@@ -1,0 +1,148 @@
+// How one event gets from a hook into the backend: one lock per event (none
+// with one core), the reports the core owes (slow path, rarely taken), then
+// the event, encoded once. Frames are built in the core's static buffers
+// (core_frames.hpp), not on the stack.
+//
+// Two shapes, chosen at compile time:
+//  - in place (snapshot, built for speed): reports first, then the event is
+//    encoded straight into the backend's buffer;
+//  - encode first (all other cases): the event is encoded into the core's
+//    event buffer, then handed to trace_frame, which delivers it, or when
+//    reports are owed, sends them first. Nothing is live across a call on the
+//    fast path, which keeps it short; built for size, every hook shares the one
+//    trace_frame.
+#pragma once
+
+#include "backend.hpp"
+#include "core_frames.hpp"
+#include "core_reports.hpp"
+#include "metadata_buffer.hpp"
+
+namespace tband::rt {
+
+inline constexpr bool kEncodeInPlace = backend::kEncodesInPlace && !kOptimizeForSize;
+
+enum class ReportsOutcome : std::uint8_t {
+  kProceed,   // deliver the event
+  kSkip,      // do not: tracing is off, or the counter could not be delivered (then counted)
+  kStopFull,  // do not: the snapshot buffer ran out
+};
+
+/// Encodes a report whose fields the caller put in the core's scratch
+/// (CoreFrames::fields) into the core's report buffer, and delivers it.
+Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept;
+
+/// Sends, from `core`, a metadata_overflow report on core `about`'s metadata buffer.
+__attribute__((always_inline)) inline Delivery send_metadata_overflow(unsigned core, unsigned about,
+                                                                      std::uint64_t ts) noexcept {
+  using enc::FieldWidth;
+  const MetadataView meta = metadata_view(about);
+  std::uint64_t* fields = per_core(g_frames, core).fields;
+  fields[0] = ts;
+  fields[1] = about;
+  fields[2] = meta.lost_evts;
+  fields[3] = meta.lost_bytes;
+  return send_report(core, enc::MetadataOverflow::kId,
+                     enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32));
+}
+
+/// Slow path: puts the reports this core owes (dropped_evt_cnt,
+/// metadata_overflow) into the trace before the caller's event, stamped with
+/// the hook's timestamp (CoreFrames::ts).
+ReportsOutcome emit_reports(unsigned core) noexcept;
+
+/// Slow path of the encode-first shape: the reports, then the core's event frame.
+TBAND_SLOW_PATH void deliver_after_reports(unsigned core, std::size_t len, bool is_metadata) noexcept {
+  if (emit_reports(core) != ReportsOutcome::kProceed) {
+    return;  // encode-first backends never run full
+  }
+  backend::Writer writer(core);
+  if (writer.deliver(per_core(g_frames, core).event, len, is_metadata) == Delivery::kDropped) {
+    record_drop(core);
+  }
+}
+
+/// In-place shape: deliver(writer) writes the event after any owed reports.
+template <class Deliver>
+__attribute__((always_inline)) inline void trace_in_place(unsigned core, Deliver&& deliver) noexcept {
+  bool full = false;
+  {
+    const backend::CoreLock lock(core);
+    if (!lock.active()) {
+      return;
+    }
+    ReportsOutcome outcome = ReportsOutcome::kProceed;
+    if (per_core(g_core_reports, core).take_slow_path()) {
+      outcome = emit_reports(core);
+    }
+    if (outcome == ReportsOutcome::kProceed) {
+      backend::Writer writer(core);
+      const Delivery delivery = deliver(writer);
+      if (delivery == Delivery::kDropped) {
+        record_drop(core);
+      }
+      full = delivery == Delivery::kFull;
+    } else {
+      full = outcome == ReportsOutcome::kStopFull;
+    }
+  }
+  if (full) {
+    backend::stop_because_full();
+  }
+}
+
+/// Delivers the core's event frame (len bytes). Inside the hook's critical section.
+TBAND_SHARED void trace_frame(unsigned core, std::size_t len, bool is_metadata) noexcept {
+  const std::uint8_t* frame = per_core(g_frames, core).event;
+  if constexpr (backend::kEncodesInPlace) {  // reports must go into the buffer first
+    trace_in_place(core, [&](backend::Writer& writer) { return writer.deliver(frame, len, is_metadata); });
+  } else {
+    const backend::CoreLock lock(core);
+    if (!lock.active()) {
+      return;
+    }
+    if (per_core(g_core_reports, core).take_slow_path()) {
+      deliver_after_reports(core, len, is_metadata);
+      return;
+    }
+    backend::Writer writer(core);
+    if (writer.deliver(frame, len, is_metadata) == Delivery::kDropped) {
+      record_drop(core);
+    }
+  }
+}
+
+/// Delivers the core's event frame (len bytes) after keeping it in the
+/// metadata buffer if it is metadata (whether tracing runs or not; a full
+/// buffer makes the core owe a metadata_overflow report, sent right before
+/// this event). Inside the hook's critical section.
+__attribute__((always_inline)) inline void finish_frame(unsigned core, std::size_t len,
+                                                        bool is_metadata) noexcept {
+  if constexpr (kUseMetadataBuf) {
+    if (is_metadata) {
+      metadata_append(core, per_core(g_frames, core).event, len);
+    }
+  }
+  trace_frame(core, len, is_metadata);
+}
+
+/// An event of at most kMaxFramedLen framed bytes, encoded by encode(out) at
+/// time ts. Inside the hook's critical section.
+template <std::size_t kMaxFramedLen, class Encode>
+__attribute__((always_inline)) inline void trace_event(unsigned core, std::uint64_t ts, bool is_metadata,
+                                                       Encode&& encode) noexcept {
+  CoreFrames& frames = per_core(g_frames, core);
+  frames.ts = ts;
+  if constexpr (kEncodeInPlace) {
+    if (!is_metadata) {
+      trace_in_place(core, [&](auto& writer) { return writer.template write<kMaxFramedLen>(encode); });
+      return;
+    }
+  }
+  if (kMultiCore && !is_metadata && !backend::accepting()) {
+    return;  // tracing is off: do not encode for nothing (trace_frame checks again under the lock)
+  }
+  finish_frame(core, encode(frames.event), is_metadata);
+}
+
+}  // namespace tband::rt

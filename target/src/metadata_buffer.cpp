@@ -1,0 +1,62 @@
+// The metadata buffer's storage, appends and the public accessors.
+#include "tband.h"
+
+#if tband_configENABLE == 1 && tband_configUSE_METADATA_BUF == 1
+
+#include "backend.hpp"
+#include "core_reports.hpp"
+#include "metadata_buffer.hpp"
+
+namespace tband::rt {
+
+#if tband_configUSE_BACKEND_POST_MORTEM != 1
+namespace {
+std::uint8_t g_metadata_storage[kCores][tband_configMETADATA_BUF_SIZE];
+}  // namespace
+
+std::uint8_t* metadata_storage(unsigned core) noexcept { return per_core(g_metadata_storage, core); }
+#endif
+
+void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept {
+  MetadataBuffer& meta = per_core(g_metadata, core);
+  LockGuard<Spinlock> guard(meta.lock);
+  if (len <= tband_configMETADATA_BUF_SIZE - meta.used) {
+    copy_bytes(metadata_storage(core) + meta.used, frame, len);
+    meta.used += len;
+  } else {
+    ++meta.lost_evts;
+    meta.lost_bytes += static_cast<std::uint32_t>(len);
+    CoreReports& reports = per_core(g_core_reports, core);
+    reports.overflow_pending = true;
+    reports.force();
+  }
+  backend::metadata_changed(core, meta);
+}
+
+MetadataView metadata_view(unsigned core) noexcept {
+  MetadataBuffer& meta = per_core(g_metadata, core);
+  LockGuard<Spinlock> guard(meta.lock);
+  return {metadata_storage(core), meta.used, meta.lost_evts, meta.lost_bytes};
+}
+
+}  // namespace tband::rt
+
+extern "C" const volatile std::uint8_t* tband_get_metadata_buf(unsigned int core_id) {
+  if (core_id >= tband::rt::kCores) {
+    return nullptr;
+  }
+  return tband::rt::metadata_storage(core_id);
+}
+
+extern "C" std::size_t tband_get_metadata_buf_amnt(unsigned int core_id) {
+  if (core_id >= tband::rt::kCores) {
+    return 0;
+  }
+  std::size_t used = 0;
+  tband_portENTER_CRITICAL_FROM_ANY();
+  used = tband::rt::metadata_view(core_id).used;
+  tband_portEXIT_CRITICAL_FROM_ANY();
+  return used;
+}
+
+#endif

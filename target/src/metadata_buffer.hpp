@@ -1,0 +1,40 @@
+// The metadata buffer: per core, the framed metadata events (names, kinds,
+// timer resolution) emitted since boot, whether tracing ran or not, so that a
+// trace started later can still name things. A full buffer keeps what it has
+// and counts what it lost; the trace reports that with a metadata_overflow event.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime.hpp"
+
+namespace tband::rt {
+
+struct MetadataBuffer {
+  Spinlock lock;  // the owning core appends, any core may read (streaming start)
+  std::size_t used = 0;
+  std::uint32_t lost_evts = 0;
+  std::uint32_t lost_bytes = 0;
+};
+
+inline MetadataBuffer g_metadata[kCores];
+
+/// The core's storage: a static array, or with the post-mortem backend the
+/// metadata area inside the post-mortem block (so that a dump has the names).
+std::uint8_t* metadata_storage(unsigned core) noexcept;
+
+/// Appends one frame to the core's buffer, or counts it as lost and makes the
+/// core owe a metadata_overflow report. Called on that core, inside a critical section.
+void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept;
+
+/// What a reader needs, taken under the lock: bytes before `used` never change.
+struct MetadataView {
+  const std::uint8_t* data;
+  std::size_t used;
+  std::uint32_t lost_evts;
+  std::uint32_t lost_bytes;
+};
+MetadataView metadata_view(unsigned core) noexcept;
+
+}  // namespace tband::rt

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Builds the Cortex-M4 size images and reports their figures.
+
+For each configuration in target/images/cortex_m4/ (snapshot, streaming) it
+compiles the tracer (target/src), the Cortex-M4 port and image_main.c with
+arm-none-eabi-gcc/g++ -mcpu=cortex-m4 -mthumb -Os -fno-exceptions -fno-rtti
+-ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su, links
+with --gc-sections, and reports:
+  - the image's .text/.data/.bss (arm-none-eabi-size),
+  - the tracer's share: the bytes the linker kept from target/src objects (map file),
+  - the worst stack chain of every hook (stack_chains.py over the .ci files).
+Each configuration is built twice: calling every hook once (plus start and
+stop of the backend), and calling every API function once.
+The "disabled" configuration (tband_configENABLE 0) must link to exactly the
+image without any call, with no tband symbol in it.
+
+  cm4_images.py --gen-dir build/generated/target --out-dir DIR [--check] [--markdown FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import stack_chains  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+TARGET = ROOT / "target"
+IMAGES = TARGET / "images" / "cortex_m4"
+PORT = TARGET / "ports" / "cortex_m4_gcc"
+CPU = ["-mcpu=cortex-m4", "-mthumb"]
+FLAGS = CPU + ["-Os", "-ffunction-sections", "-fdata-sections", "-fstack-usage", "-fcallgraph-info=su",
+               "-Wall", "-Wextra", "-Werror"]
+CXX_FLAGS = ["-std=c++17", "-fno-exceptions", "-fno-rtti"]
+HOOKS = ["tband_gather_system_metadata", "tband_isr_name", "tband_isr_enter", "tband_isr_exit",
+         "tband_evtmarker_name", "tband_evtmarker", "tband_evtmarker_begin", "tband_evtmarker_end",
+         "tband_valmarker_name", "tband_valmarker"]
+API = {
+    "snapshot": ["tband_trigger_snapshot", "tband_stop_snapshot", "tband_reset_snapshot",
+                 "tband_get_core_snapshot_buf_amnt", "tband_get_core_snapshot_buf"],
+    "streaming": ["tband_start_streaming", "tband_restart_streaming", "tband_stop_streaming"],
+}
+API_COMMON = ["tband_tracing_enabled", "tband_tracing_finished", "tband_tracing_backend_finished",
+              "tband_get_dropped_evt_cnt", "tband_get_metadata_buf_amnt", "tband_get_metadata_buf"]
+# The reference tracer built the same way (issue 3): .text and worst hook stack chain.
+REFERENCE_TEXT = {"snapshot": 1756, "streaming": 1804}
+REFERENCE_STACK = 196
+
+
+def run(cmd: list[str], cwd: Path = ROOT) -> str:
+    result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{result.stdout}{result.stderr}")
+    return result.stdout
+
+
+@dataclass
+class Image:
+    config: str
+    variant: str
+    text: int
+    data: int
+    bss: int
+    tracer_text: int
+    tracer_data: int
+    tracer_bss: int
+    hook_stack: int
+    hook_stack_chain: list[str]
+    api_stack: int
+    api_stack_function: str
+    problems: list[str]
+
+
+def build(config: str, variant: str, defines: list[str], gen_dir: Path, out: Path) -> Path:
+    """Compiles and links one image; returns its folder (objects, .su, .ci, map, elf)."""
+    folder = out / f"{config}-{variant}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*"):
+        stale.unlink()
+    includes = [f"-I{TARGET / 'include'}", f"-I{IMAGES / config}", f"-I{PORT}", f"-I{gen_dir}"]
+    objects = []
+    for source in sorted((TARGET / "src").glob("*.cpp")):
+        obj = folder / f"rt_{source.stem}.o"
+        run(["arm-none-eabi-g++", *FLAGS, *CXX_FLAGS, *includes, *defines, "-c", str(source), "-o", str(obj)],
+            cwd=folder)
+        objects.append(obj)
+    for source, extra in [(PORT / "tband_port_cortex_m4.c", []), (IMAGES / "image_main.c", []),
+                          (IMAGES / "startup.c", ["-fno-tree-loop-distribute-patterns"])]:
+        obj = folder / f"c_{source.stem}.o"
+        run(["arm-none-eabi-gcc", "-std=c11", *FLAGS, *extra, *includes, *defines, "-c", str(source), "-o", str(obj)],
+            cwd=folder)
+        objects.append(obj)
+    run(["arm-none-eabi-g++", *CPU, "-nostdlib", "-Wl,--gc-sections", f"-Wl,-Map={folder / 'image.map'}",
+         "-T", str(IMAGES / "mps2_an386.ld"), *map(str, objects), "-lgcc", "-o", str(folder / "image.elf")])
+    return folder
+
+
+def section_sizes(elf: Path) -> tuple[int, int, int]:
+    line = run(["arm-none-eabi-size", str(elf)]).splitlines()[1].split()
+    return int(line[0]), int(line[1]), int(line[2])
+
+
+def tracer_share(map_file: Path) -> dict[str, int]:
+    """Bytes the linker kept from the tracer's objects (rt_*.o), by kind of section."""
+    totals = {"text": 0, "data": 0, "bss": 0}
+    kinds = {".text": "text", ".rodata": "text", ".data": "data", ".bss": "bss"}
+    lines = map_file.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Linker script and memory map"))
+    pending = None
+    for line in lines[start:]:
+        named = re.match(r"^ (\.(?:text|rodata|data|bss)\S*)\s*$", line)
+        if named:
+            pending = named.group(1)
+            continue
+        entry = re.match(r"^ (\.(?:text|rodata|data|bss)\S*)?\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S+\.o)$", line)
+        if entry and (entry.group(1) or pending) and Path(entry.group(3)).name.startswith("rt_"):
+            section = entry.group(1) or pending
+            kind = kinds["." + section.split(".")[1]]
+            totals[kind] += int(entry.group(2), 16)
+        pending = None
+    return totals
+
+
+def measure(config: str, variant: str, folder: Path) -> Image:
+    text, data, bss = section_sizes(folder / "image.elf")
+    share = tracer_share(folder / "image.map")
+    graph = stack_chains.CallGraph()
+    for ci in folder.glob("*.ci"):
+        graph.read(ci)
+    problems: list[str] = []
+    worst_hook = (0, [])
+    for hook in HOOKS:
+        depth, chain, hook_problems = graph.worst(hook)
+        problems += hook_problems
+        worst_hook = max(worst_hook, (depth, chain))
+    api = API[config] + (API_COMMON if variant == "full_api" else [])
+    called = set(run(["arm-none-eabi-nm", str(folder / "image.elf")]).split())
+    worst_api = (0, "")
+    for function in api:
+        if function in called:
+            depth, _, api_problems = graph.worst(function)
+            problems += api_problems
+            worst_api = max(worst_api, (depth, function))
+    demangled = run(["arm-none-eabi-c++filt", *worst_hook[1]]).splitlines() if worst_hook[1] else []
+    return Image(config, variant, text, data, bss, share["text"], share["data"], share["bss"], worst_hook[0],
+                 [short_name(name) for name in demangled], worst_api[0], worst_api[1], sorted(set(problems)))
+
+
+def short_name(demangled: str) -> str:
+    """A demangled name without its parameter list and clone suffix."""
+    name = re.sub(r" \[clone [^]]*\]$", "", demangled)
+    depth = 0
+    for i in range(len(name) - 1, -1, -1):  # cut the last balanced (...) group
+        depth += {")": 1, "(": -1}.get(name[i], 0)
+        if depth == 0 and name[i] == "(":
+            return name[:i].replace("(anonymous namespace)::", "")
+    return name
+
+
+def check_disabled(gen_dir: Path, out: Path) -> list[str]:
+    """The disabled tracer: the image is the image without calls, and has no tband symbol."""
+    with_calls = build("disabled", "calls", [], gen_dir, out)
+    without = build("disabled", "no_calls", ["-DTBAND_IMAGE_NO_CALLS"], gen_dir, out)
+    errors = []
+    sizes = section_sizes(with_calls / "image.elf"), section_sizes(without / "image.elf")
+    if sizes[0] != sizes[1]:
+        errors.append(f"disabled: .text/.data/.bss {sizes[0]} with the calls, {sizes[1]} without")
+    symbols = [s for s in run(["arm-none-eabi-nm", str(with_calls / "image.elf")]).split() if "tband" in s.lower()]
+    if symbols:
+        errors.append(f"disabled: tband symbols in the image: {symbols}")
+    print(f"disabled (tband_configENABLE 0): image .text/.data/.bss {sizes[0]} with every call, "
+          f"{sizes[1]} without; tband symbols: {len(symbols)}")
+    return errors
+
+
+def markdown(images: list[Image]) -> str:
+    rows = ["| Config | Image calls | Image .text / .data / .bss | Tracer .text / .data / .bss "
+            "| Worst hook stack (chain) | Worst API stack |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for image in images:
+        calls = "every hook once, start, stop" if image.variant == "hooks" else "every API function once"
+        rows.append(f"| {image.config} | {calls} | {image.text} / {image.data} / {image.bss} "
+                    f"| {image.tracer_text} / {image.tracer_data} / {image.tracer_bss} "
+                    f"| {image.hook_stack} B ({' > '.join(image.hook_stack_chain)}) "
+                    f"| {image.api_stack} B ({image.api_stack_function}) |")
+    return "\n".join(rows) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gen-dir", type=Path, required=True, help="folder with the generated tband_encode.hpp")
+    parser.add_argument("--out-dir", type=Path, required=True)
+    parser.add_argument("--check", action="store_true",
+                        help="fail unless the disabled image is empty of tracer code and each config stays "
+                             "within the reference tracer's .text and stack")
+    parser.add_argument("--markdown", type=Path, help="write the table here")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args()
+    args.gen_dir = args.gen_dir.resolve()
+    args.out_dir = args.out_dir.resolve()
+
+    images = []
+    for config in ["snapshot", "streaming"]:
+        for variant, defines in [("hooks", []), ("full_api", ["-DTBAND_IMAGE_FULL_API"])]:
+            images.append(measure(config, variant, build(config, variant, defines, args.gen_dir, args.out_dir)))
+    table = markdown(images)
+    print(table)
+    errors = check_disabled(args.gen_dir, args.out_dir)
+    for image in images:
+        if image.problems:
+            errors.append(f"{image.config}/{image.variant}: stack not bounded: {'; '.join(image.problems)}")
+        if image.variant == "hooks" and image.tracer_text > REFERENCE_TEXT[image.config]:
+            errors.append(f"{image.config}: tracer .text {image.tracer_text} B, more than the reference's "
+                          f"{REFERENCE_TEXT[image.config]} B")
+        if image.hook_stack > REFERENCE_STACK:
+            errors.append(f"{image.config}: hook stack {image.hook_stack} B, more than the reference's "
+                          f"{REFERENCE_STACK} B")
+    if args.markdown:
+        args.markdown.write_text(table)
+    if args.json:
+        args.json.write_text(json.dumps([asdict(image) for image in images], indent=2) + "\n")
+    for error in errors:
+        print("error:", error, file=sys.stderr)
+    return 1 if args.check and errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

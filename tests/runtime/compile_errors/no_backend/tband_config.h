@@ -1,0 +1,1 @@
+#define tband_configENABLE 1

@@ -1,0 +1,3 @@
+#define tband_configENABLE 1
+#define tband_configUSE_BACKEND_POST_MORTEM 1
+#define tband_configBACKEND_POST_MORTEM_BUF_SIZE 32

@@ -1,0 +1,3 @@
+#define tband_configENABLE 1
+#define tband_configUSE_BACKEND_SNAPSHOT 1
+#define tband_configBACKEND_SNAPSHOT_BUF_SIZE 0

@@ -1,0 +1,1 @@
+/* The tracer compiled out (tband_configENABLE defaults to 0). */
