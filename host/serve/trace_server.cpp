@@ -7,6 +7,7 @@
 #include <thread>
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 namespace tband {
 
@@ -63,6 +64,12 @@ TraceServer::TraceServer(ServeOptions options) : impl_(std::make_unique<Impl>())
     }
   });
 
+  // httplib's default also sets SO_REUSEPORT, which would let a second
+  // server share a busy port silently; a taken port must be an error.
+  impl->server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   if (impl->options.port == 0) {
     impl->port = impl->server.bind_to_any_port(impl->options.host);
   } else if (impl->server.bind_to_port(impl->options.host, impl->options.port)) {

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .support import REPO, run_codegen
 
-COPIED = ["CMakeLists.txt", "cmake", "codegen", "schema", "generated", "host", "tests", "bench", "examples"]
+COPIED = ["CMakeLists.txt", "cmake", "codegen", "schema", "generated", "host", "tests", "bench", "examples", "tools"]
 GENERATED = [
     "target/tband_encode.hpp",
     "host/tband_events.hpp",
