@@ -74,7 +74,7 @@ ConversionResult convert(const ConversionOptions& options) {
   TraceInterpreter interpreter{timeline, result.diagnostics, options.interpreter};
   std::uint64_t items = 0;
   merge_streams(streams, [&](const StreamItem& item, const EventStream& stream) {
-    const EventOrigin origin{item.core, &input_names[stream.index()], item.at, item.ts};
+    const EventOrigin origin{item.core, &input_names[stream.index()], item.at, item.has_ts, item.ts};
     if (item.result.ok()) {
       interpreter.on_event(item.result.value(), origin);
     } else {

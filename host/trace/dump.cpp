@@ -54,14 +54,14 @@ DumpResult dump_trace(const DumpOptions& options, std::FILE* out_file) {
       ++result.decode_errors;
       const std::string message = describe(item->result.error());
       if (options.style == DumpStyle::kJsonLines) {
-        const nlohmann::json j = {{"core", item->core}, {"offset", item->at.offset}, {"error", message}};
+        const nlohmann::json j = {{"core", item->core}, {"offset", item->at->offset}, {"error", message}};
         out.write(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         out.write("\n");
       } else if (options.style == DumpStyle::kText) {
         line = "core ";
         append_number(line, item->core);
         line += "  error at byte ";
-        append_number(line, item->at.offset);
+        append_number(line, item->at->offset);
         line += ": " + message + "\n";
         out.write(line);
       }
@@ -72,7 +72,8 @@ DumpResult dump_trace(const DumpOptions& options, std::FILE* out_file) {
     if (const auto* res = std::get_if<TsResolutionNs>(&event); res != nullptr && res->ns_per_ts != 0) {
       ns_per_ts = res->ns_per_ts;
     }
-    const std::optional<std::uint64_t>& ts = item->ts;
+    const bool has_ts = item->has_ts;
+    const std::uint64_t ts = item->ts;
     const EventInfo& info = event_info(event);
     switch (options.style) {
       case DumpStyle::kStats:
@@ -81,9 +82,9 @@ DumpResult dump_trace(const DumpOptions& options, std::FILE* out_file) {
       case DumpStyle::kText:
         line = "core ";
         append_number(line, item->core);
-        if (ts) {
+        if (has_ts) {
           line += "  ";
-          append_number(line, *ts * ns_per_ts);
+          append_number(line, ts * ns_per_ts);
           line += " ns  ";
         } else {
           line += "  metadata  ";
@@ -102,10 +103,10 @@ DumpResult dump_trace(const DumpOptions& options, std::FILE* out_file) {
         out.write(line);
         break;
       case DumpStyle::kJsonLines: {
-        nlohmann::json j = {{"core", item->core}, {"event", info.name}, {"offset", item->at.offset}};
-        if (ts) {
-          j["ts"] = *ts;
-          j["ts_ns"] = *ts * ns_per_ts;
+        nlohmann::json j = {{"core", item->core}, {"event", info.name}, {"offset", item->at->offset}};
+        if (has_ts) {
+          j["ts"] = ts;
+          j["ts_ns"] = ts * ns_per_ts;
         }
         nlohmann::json fields = nlohmann::json::object();
         visit_fields(event, [&](const FieldValue& field) {

@@ -57,26 +57,27 @@ void EventStream::add(const RawFrame& frame, std::span<const std::uint8_t> chunk
 
 void EventStream::decode_current() {
   const Frame& f = frames_[pos_];
-  current_.at = f.at;
+  current_.at = &f.at;
   current_.core = f.core;
   current_.order_ts = f.order_ts;
   if (f.error != kNoError) {
     current_.result = errors_[f.error];
-    current_.ts.reset();
+    current_.has_ts = false;
   } else {
     // Built in place: assigning one variant to another costs a dispatch.
     std::destroy_at(&current_.result);
     ::new (static_cast<void*>(&current_.result)) DecodeResult(decode_event({f.data, f.size}));  // no temporary
-    current_.ts = f.has_ts && current_.result.ok() ? std::optional<std::uint64_t>{f.order_ts} : std::nullopt;
+    current_.has_ts = f.has_ts && current_.result.ok();
+    current_.ts = f.order_ts;
   }
   current_valid_ = true;
 }
 
 void EventStream::fill_item(const RawFrame& frame, StreamItem& item) {
-  item.at = frame.location;
+  item.at = &frame.location;
   if (frame.error != nullptr) {
     item.result = *frame.error;
-    item.ts.reset();
+    item.has_ts = false;
     item.core = core_;
     item.order_ts = last_ts_;
     return;
@@ -85,12 +86,13 @@ void EventStream::fill_item(const RawFrame& frame, StreamItem& item) {
   // Built in place: assigning one variant to another costs a dispatch.
   std::destroy_at(&item.result);
   ::new (static_cast<void*>(&item.result)) DecodeResult(decode_event(frame.data));  // no temporary
-  item.ts.reset();
+  item.has_ts = false;
   if (item.result.ok()) {
     if (has_timestamp_[data[0]]) {
       FieldReader reader{frame.data};
       std::uint64_t ts = 0;
       reader.read(ts, 0);
+      item.has_ts = true;
       item.ts = ts;
       last_ts_ = ts;
     }

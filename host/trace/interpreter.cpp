@@ -35,17 +35,18 @@ void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
   Core& c = origin.core < cores_.size() && cores_[origin.core].process != 0 ? cores_[origin.core]
                                                                            : core(origin.core, origin);
   Context ctx{origin, c, c.last_ts_ns};
-  if (const auto& ts = origin.ts) {
+  if (origin.has_ts) {
+    const std::uint64_t ts = origin.ts;
     if (!have_resolution_) {
       events_before_resolution_ = true;
     }
-    ctx.ts_ns = *ts * ns_per_ts_;
-    if (c.seen_ts && *ts < c.last_ts) {
+    ctx.ts_ns = ts * ns_per_ts_;
+    if (c.seen_ts && ts < c.last_ts) {
       diagnose(DiagnosticKind::kTimestampBackwards, ctx.ts_ns,
-               "core " + std::to_string(origin.core) + ": ts " + std::to_string(*ts) + " after ts " +
+               "core " + std::to_string(origin.core) + ": ts " + std::to_string(ts) + " after ts " +
                    std::to_string(c.last_ts) + " (" + where(origin) + ")");
     } else {
-      c.last_ts = *ts;
+      c.last_ts = ts;
       c.last_ts_ns = ctx.ts_ns;
       c.seen_ts = true;
     }
@@ -112,7 +113,9 @@ void TraceInterpreter::diagnose(DiagnosticKind kind, std::optional<std::uint64_t
 
 std::string TraceInterpreter::where(const EventOrigin& origin) const {
   std::string out = origin.input != nullptr ? *origin.input : std::string{"input"};
-  out += " byte " + std::to_string(origin.at.offset);
+  if (origin.at != nullptr) {
+    out += " byte " + std::to_string(origin.at->offset);
+  }
   return out;
 }
 

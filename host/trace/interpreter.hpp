@@ -35,8 +35,9 @@ struct InterpreterOptions {
 struct EventOrigin {
   std::uint32_t core = 0;
   const std::string* input = nullptr;  // the input's display name
-  FrameLocation at;
-  std::optional<std::uint64_t> ts;  // the event's timestamp in ticks; none for metadata
+  const FrameLocation* at = nullptr;
+  bool has_ts = false;  // false for metadata
+  std::uint64_t ts = 0;  // the event's timestamp in ticks
 };
 
 class TraceInterpreter {
