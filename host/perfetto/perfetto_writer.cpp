@@ -38,7 +38,9 @@ std::uint8_t* write_bytes_field(int field, std::string_view value, std::uint8_t*
 std::uint8_t* write_message_field(int field, const std::uint8_t* body, std::size_t size, std::uint8_t* p) {
   p = WireFormatLite::WriteTagToArray(field, kLengthDelimited, p);
   p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(size), p);
-  std::memcpy(p, body, size);
+  if (size != 0) {  // an empty message may come as nullptr, which memcpy must not get
+    std::memcpy(p, body, size);
+  }
   return p + size;
 }
 

@@ -352,6 +352,42 @@ class Completion(CliTestCase):
         self.assertIn("--format", out[1].split())
 
 
+class Progress(CliTestCase):
+    def test_progress_bar_on_a_terminal_only(self):
+        import pty
+        trace = self.tmp / "mix.bin"
+        make_trace("mix", 300000, trace)
+        data = trace.read_bytes()
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([TBAND, "conv", "-", "-o", str(self.tmp / "p.pftrace")],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        step = len(data) // 20
+        for i in range(0, len(data), step):  # a slow producer: about a second in all
+            proc.stdin.write(data[i:i + step])
+            proc.stdin.flush()
+            time.sleep(0.05)
+        proc.stdin.close()
+        self.assertEqual(proc.wait(timeout=30), 0)
+        output = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        os.close(master)
+        text = output.decode(errors="replace")
+        self.assertIn("MB read", text)    # stdin: size unknown, so bytes instead of a bar
+        self.assertIn("\r\x1b[K", text)   # cleared before the summary
+        self.assertIn("300004 events", text)
+        quiet = run(["conv", str(trace)])  # stderr is a pipe: no bar
+        self.assertNotIn("MB read", quiet.stderr)
+        self.assertNotIn("\r", quiet.stderr)
+
+
 class Misc(CliTestCase):
     def test_version_and_help(self):
         proc = run(["--version"])
