@@ -89,8 +89,9 @@ void JsonWriter::describe_track(const TrackInfo& track, const TrackInfo* parent)
   write_event(&e);
 }
 
-void JsonWriter::slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args) {
-  json e = {{"ph", "B"}, {"name", names_.get(name)}, {"ts", to_us(ts_ns)}, {"pid", pid_of(track)}, {"tid", track.id}};
+void JsonWriter::slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
+                             std::string_view literal) {
+  json e = {{"ph", "B"}, {"name", name == kLiteralName ? literal : names_.get(name)}, {"ts", to_us(ts_ns)}, {"pid", pid_of(track)}, {"tid", track.id}};
   if (!args.empty()) {
     e["args"] = args_json(names_, args);
   }
@@ -102,8 +103,9 @@ void JsonWriter::slice_end(std::uint64_t ts_ns, const TrackInfo& track) {
   write_event(&e);
 }
 
-void JsonWriter::instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args) {
-  json e = {{"ph", "i"}, {"s", "t"},         {"name", names_.get(name)},
+void JsonWriter::instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
+                         std::string_view literal) {
+  json e = {{"ph", "i"}, {"s", "t"},         {"name", name == kLiteralName ? literal : names_.get(name)},
             {"ts", to_us(ts_ns)}, {"pid", pid_of(track)}, {"tid", track.id}};
   if (!args.empty()) {
     e["args"] = args_json(names_, args);

@@ -22,9 +22,11 @@ class JsonWriter {
   void finish();
 
   void describe_track(const TrackInfo& track, const TrackInfo* parent);
-  void slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args);
+  void slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
+                   std::string_view literal = {});
   void slice_end(std::uint64_t ts_ns, const TrackInfo& track);
-  void instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args);
+  void instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
+               std::string_view literal = {});
   void counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value);
 
  private:

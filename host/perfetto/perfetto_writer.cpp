@@ -160,7 +160,10 @@ bool PerfettoWriter::needs_interning(NameId id, std::vector<bool>& emitted) cons
 }
 
 void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
-                                 std::span<const Arg> args, const std::int64_t* counter_value) {
+                                 std::span<const Arg> args, const std::int64_t* counter_value,
+                                 std::string_view literal) {
+  const bool literal_name = has_name && name == kLiteralName;
+  has_name = has_name && !literal_name;
 
   // Interned names: iid = NameId + 1, since 0 means "unset".
   std::uint8_t* in = intern_buf_.data();
@@ -184,6 +187,10 @@ void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, N
   p = WireFormatLite::WriteUInt64ToArray(pb::TrackEvent::kTrackUuidFieldNumber, track, p);
   if (has_name) {
     p = WireFormatLite::WriteUInt64ToArray(pb::TrackEvent::kNameIidFieldNumber, name + 1u, p);
+  }
+  if (literal_name) {
+    p = ensure(event_buf_, p, literal.size() + 16);
+    p = write_bytes_field(pb::TrackEvent::kNameFieldNumber, literal, p);
   }
   if (counter_value != nullptr) {
     p = WireFormatLite::WriteInt64ToArray(pb::TrackEvent::kCounterValueFieldNumber, *counter_value, p);

@@ -44,9 +44,10 @@ class PerfettoWriter {
   PerfettoWriter(BufferedOutput& out, const NameTable& names);
 
   void describe_track(const TrackInfo& track);
-  void slice_begin(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args) {
+  void slice_begin(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args,
+                   std::string_view literal = {}) {
     if (!args.empty() || !try_write_simple(ts_ns, track, wire::kSliceBegin, name, true, nullptr)) {
-      track_event(ts_ns, track, wire::kSliceBegin, name, true, args, nullptr);
+      track_event(ts_ns, track, wire::kSliceBegin, name, true, args, nullptr, literal);
     }
   }
   void slice_end(std::uint64_t ts_ns, TrackId track) {
@@ -54,9 +55,10 @@ class PerfettoWriter {
       track_event(ts_ns, track, wire::kSliceEnd, 0, false, {}, nullptr);
     }
   }
-  void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args) {
+  void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args,
+               std::string_view literal = {}) {
     if (!args.empty() || !try_write_simple(ts_ns, track, wire::kInstant, name, true, nullptr)) {
-      track_event(ts_ns, track, wire::kInstant, name, true, args, nullptr);
+      track_event(ts_ns, track, wire::kInstant, name, true, args, nullptr, literal);
     }
   }
   void counter(std::uint64_t ts_ns, TrackId track, std::int64_t value) {
@@ -74,7 +76,7 @@ class PerfettoWriter {
  private:
   void write_preamble();
   void track_event(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
-                   std::span<const Arg> args, const std::int64_t* counter_value);
+                   std::span<const Arg> args, const std::int64_t* counter_value, std::string_view literal = {});
   // The common packet (no arguments, no new interned name, time not going
   // backwards), written straight into the output: sizes first, then fields.
   bool try_write_simple(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,

@@ -104,6 +104,7 @@ ConversionResult convert(const ConversionOptions& options) {
                      " frame(s) failed to decode (is it a tband trace? is --format right?)");
   }
   result.tracks = timeline.track_count();
+  result.interned_names = names.size();
   if (json) {
     json->finish();
   }

@@ -45,6 +45,7 @@ struct ConversionResult {
   std::uint64_t perfetto_bytes = 0;
   std::uint64_t json_bytes = 0;
   std::uint64_t tracks = 0;
+  std::uint64_t interned_names = 0;  // bounded, see NameTable::intern_bounded
   Diagnostics diagnostics;
   std::vector<std::string> notes;  // e.g. per-input format and skipped log lines
 };

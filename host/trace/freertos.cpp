@@ -41,7 +41,7 @@ void TraceInterpreter::set_task_state(std::uint32_t id, Task& t, std::uint64_t t
     }
     timeline_.slice_end(ts_ns, t.state_track);
   }
-  timeline_.slice_begin(ts_ns, t.state_track, names_.intern(state));
+  timeline_.slice_begin(ts_ns, t.state_track, names_.intern_bounded(state), {}, state);
   t.state = state;
   t.has_state = true;
 }

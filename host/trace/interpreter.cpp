@@ -167,7 +167,7 @@ TraceInterpreter::Isr& TraceInterpreter::isr(Core& c, std::uint32_t core_id, std
 
 void TraceInterpreter::marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
   ++m.depth;
-  timeline_.slice_begin(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg));
+  timeline_.slice_begin(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
 }
 
 void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c) {
@@ -182,7 +182,7 @@ void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_vi
 }
 
 void TraceInterpreter::marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
-  timeline_.instant(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg));
+  timeline_.instant(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
 }
 
 // ---- generic events --------------------------------------------------------------

@@ -13,8 +13,24 @@ namespace tband {
 
 using NameId = std::uint32_t;
 
+/// Not an interned name: the text travels with the event instead. Used once
+/// the table is full, so a trace with ever-new messages (a counter printed
+/// into each one) cannot make memory grow without bound.
+inline constexpr NameId kLiteralName = 0xFFFFFFFFu;
+
 class NameTable {
  public:
+  static constexpr std::size_t kMaxBoundedNames = 1 << 16;
+
+  /// Like intern(), but returns kLiteralName for new text once the table
+  /// holds kMaxBoundedNames names. For names that come from event data.
+  NameId intern_bounded(std::string_view text) {
+    if (const auto it = ids_.find(text); it != ids_.end()) {
+      return it->second;
+    }
+    return strings_.size() < kMaxBoundedNames ? intern(text) : kLiteralName;
+  }
+
   NameId intern(std::string_view text) {
     if (const auto it = ids_.find(text); it != ids_.end()) {
       return it->second;
@@ -38,9 +54,11 @@ class CachedName {
  public:
   NameId get(NameTable& names, std::string_view text) {
     if (!valid_ || text != text_) {
-      text_.assign(text);
-      id_ = names.intern(text);
-      valid_ = true;
+      id_ = names.intern_bounded(text);
+      valid_ = id_ != kLiteralName;
+      if (valid_) {
+        text_.assign(text);
+      }
     }
     return id_;
   }

@@ -32,12 +32,14 @@ class Timeline {
   [[nodiscard]] const TrackInfo& track(TrackId id) const { return tracks_[id - 1]; }
   [[nodiscard]] std::size_t track_count() const noexcept { return tracks_.size(); }
 
-  void slice_begin(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args = {}) {
+  /// `literal` is the name's text when name is kLiteralName.
+  void slice_begin(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args = {},
+                   std::string_view literal = {}) {
     if (perfetto_ != nullptr) {
-      perfetto_->slice_begin(ts_ns, track, name, args);
+      perfetto_->slice_begin(ts_ns, track, name, args, literal);
     }
     if (json_ != nullptr) {
-      json_->slice_begin(ts_ns, tracks_[track - 1], name, args);
+      json_->slice_begin(ts_ns, tracks_[track - 1], name, args, literal);
     }
   }
   void slice_end(std::uint64_t ts_ns, TrackId track) {
@@ -48,12 +50,13 @@ class Timeline {
       json_->slice_end(ts_ns, tracks_[track - 1]);
     }
   }
-  void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args = {}) {
+  void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args = {},
+               std::string_view literal = {}) {
     if (perfetto_ != nullptr) {
-      perfetto_->instant(ts_ns, track, name, args);
+      perfetto_->instant(ts_ns, track, name, args, literal);
     }
     if (json_ != nullptr) {
-      json_->instant(ts_ns, tracks_[track - 1], name, args);
+      json_->instant(ts_ns, tracks_[track - 1], name, args, literal);
     }
   }
   void counter(std::uint64_t ts_ns, TrackId track, std::int64_t value) {

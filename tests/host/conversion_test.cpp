@@ -174,6 +174,24 @@ TEST(Conversion, GarbageOnlyIsUnreadableInput) {
   EXPECT_THROW((void)convert_trace(t, "garbage"), InputError);
 }
 
+TEST(Conversion, EverNewMessagesDoNotGrowTheNameTableWithoutBound) {
+  TraceBuilder t;
+  t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); });
+  constexpr int kMessages = 70000;
+  for (int i = 0; i < kMessages; ++i) {
+    const std::string msg = "sample " + std::to_string(i);
+    t.add([&](std::uint8_t* b) { return enc::encode_evtmarker(b, 10u + static_cast<std::uint64_t>(i), 1, msg.c_str()); });
+  }
+  const Converted c = convert_trace(t, "many_messages");
+  ASSERT_TRUE(c.view.errors.empty()) << c.view.errors.front();
+  // Names from event data stop at the bound; a few fixed ones (diagnostic titles) may follow.
+  EXPECT_LE(c.result.interned_names, NameTable::kMaxBoundedNames + 16);
+  const ViewTrack& track = c.view.track("evtmarker 1", "");
+  ASSERT_EQ(track.instants.size(), static_cast<std::size_t>(kMessages));
+  EXPECT_EQ(track.instants.front().name, "sample 0");           // interned
+  EXPECT_EQ(track.instants.back().name, "sample 69999");        // written as text
+}
+
 TEST(Conversion, PerfettoOutputIsCompact) {
   TraceBuilder t;
   t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); });
