@@ -33,12 +33,12 @@ def measure(cmd, runs, stdout_path=os.devnull):
     """Median wall seconds and max peak RSS (MB) over runs, after one warm-up.
     Peak RSS comes from GNU time (a forked Python child would report Python's
     own memory until exec)."""
-    walls, rss = [], []
+    walls, rss, cpus = [], [], []
     with tempfile.NamedTemporaryFile("r") as rss_file:
         for i in range(runs + 1):
             with open(stdout_path, "wb") as out:
                 start = time.perf_counter()
-                proc = subprocess.run([TIME, "-f", "%M", "-o", rss_file.name, *map(str, cmd)],
+                proc = subprocess.run([TIME, "-f", "%U %S %M", "-o", rss_file.name, *map(str, cmd)],
                                       stdout=out, stderr=subprocess.PIPE)
                 wall = time.perf_counter() - start
             if proc.returncode != 0:
@@ -46,8 +46,10 @@ def measure(cmd, runs, stdout_path=os.devnull):
             if i > 0:  # the first run warms the page cache
                 walls.append(wall)
                 rss_file.seek(0)
-                rss.append(int(rss_file.read().split()[-1]) / 1024)
-    return statistics.median(walls), max(rss), walls
+                user, system, kb = rss_file.read().split()[-3:]
+                rss.append(int(kb) / 1024)
+                cpus.append(float(user) + float(system))
+    return statistics.median(walls), max(rss), walls, statistics.median(cpus)
 
 
 def main():
@@ -74,8 +76,8 @@ def main():
 
         rows = {}
         def add(name, cmd, events, runs, stdout_path=os.devnull, input_mb=None):
-            wall, rss, walls = measure(cmd, runs, stdout_path)
-            rows[name] = {"command": " ".join(map(str, cmd)), "median_s": wall, "runs_s": walls,
+            wall, rss, walls, cpu = measure(cmd, runs, stdout_path)
+            rows[name] = {"command": " ".join(map(str, cmd)), "median_s": wall, "runs_s": walls, "cpu_s": cpu,
                           "events_per_s": events / wall, "peak_rss_mb": rss,
                           "input_mb_per_s": (input_mb / wall) if input_mb else None}
 
@@ -101,12 +103,13 @@ def main():
 
     print(f"{args.events:,} events of the benchmark mix, {in_mb:.1f} MB ({in_mb * 1e6 / n:.2f} bytes/event); "
           f"medians of {args.runs} runs (babeltrace2: {args.babeltrace_runs})\n")
-    print(f"| {'command':34} | {'median':>8} | {'M events/s':>10} | {'input MB/s':>10} | {'peak RSS':>9} |")
-    print(f"|{'-' * 36}|{'-' * 10}|{'-' * 12}|{'-' * 12}|{'-' * 11}|")
+    print(f"| {'command':34} | {'median':>8} | {'M events/s':>10} | {'input MB/s':>10} | {'peak RSS':>9} "
+          f"| {'CPU (user+sys)':>14} |")
+    print(f"|{'-' * 36}|{'-' * 10}|{'-' * 12}|{'-' * 12}|{'-' * 11}|{'-' * 16}|")
     for name, r in rows.items():
         mbps = f"{r['input_mb_per_s']:.0f}" if r["input_mb_per_s"] else "-"
         print(f"| {name:34} | {r['median_s']:7.3f}s | {r['events_per_s'] / 1e6:10.2f} | {mbps:>10} | "
-              f"{r['peak_rss_mb']:6.1f} MB |")
+              f"{r['peak_rss_mb']:6.1f} MB | {r['cpu_s']:13.2f}s |")
     decode = rows["tband dump --stats (decode only)"]
     conv = rows["tband conv -o (Perfetto)"]
     figures = {

@@ -73,6 +73,7 @@ ConversionResult convert(const ConversionOptions& options) {
 
   TraceInterpreter interpreter{timeline, result.diagnostics, options.interpreter};
   std::uint64_t items = 0;
+  const bool show_progress = static_cast<bool>(options.progress);
   merge_streams(streams, [&](const StreamItem& item, const EventStream& stream) {
     const EventOrigin origin{item.core, &input_names[stream.index()], item.at, item.has_ts, item.ts};
     if (item.result.ok()) {
@@ -81,7 +82,7 @@ ConversionResult convert(const ConversionOptions& options) {
       ++result.decode_errors;
       interpreter.on_decode_error(item.result.error(), origin);
     }
-    if (options.progress && (++items & 0xFFFF) == 0) {
+    if (show_progress && (++items & 0xFFFF) == 0) {
       std::uint64_t read = 0;
       for (const auto& s : streams) {
         read += s->reader().raw_bytes_read();
