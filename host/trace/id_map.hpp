@@ -15,6 +15,13 @@ class IdMap {
  public:
   static constexpr std::uint32_t kDirect = 4096;
 
+  IdMap() = default;
+  // direct_ points into items_: a copy would point into the original.
+  IdMap(const IdMap&) = delete;
+  IdMap& operator=(const IdMap&) = delete;
+  IdMap(IdMap&&) = default;  // a deque's elements stay where they are when it moves
+  IdMap& operator=(IdMap&&) = default;
+
   T* find(std::uint32_t id) {
     if (id < kDirect) {
       return id < direct_.size() ? direct_[id] : nullptr;

@@ -32,6 +32,12 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
 
 void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
   ++events_;
+  if (origin.core >= kMaxCores) {
+    diagnose(DiagnosticKind::kCoreOutOfRange, std::nullopt,
+             std::string{event_info(event).name} + " for core " + std::to_string(origin.core) +
+                 " dropped: no target has that many cores (" + where(origin) + ")");
+    return;
+  }
   Core& c = origin.core < cores_.size() && cores_[origin.core].process != 0 ? cores_[origin.core]
                                                                            : core(origin.core, origin);
   Context ctx{origin, c, c.last_ts_ns};
@@ -60,8 +66,9 @@ void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
 }
 
 void TraceInterpreter::on_decode_error(const DecodeError& error, const EventOrigin& origin) {
-  const Core& c = core(origin.core, origin);
-  diagnose(DiagnosticKind::kDecodeError, c.last_ts_ns, where(origin) + ": " + describe(error));
+  const std::optional<std::uint64_t> ts_ns =
+      origin.core < kMaxCores ? std::optional{core(origin.core, origin).last_ts_ns} : std::nullopt;
+  diagnose(DiagnosticKind::kDecodeError, ts_ns, where(origin) + ": " + describe(error));
 }
 
 void TraceInterpreter::finish() {

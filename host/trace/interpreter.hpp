@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ struct EventOrigin {
 
 class TraceInterpreter {
  public:
+  /// Cores beyond --core-count still get tracks (with a diagnostic), up to
+  /// this many; events for higher core ids (a corrupt core_id) are dropped.
+  static constexpr std::uint32_t kMaxCores = 1024;
+
   TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics, InterpreterOptions options);
 
   void on_event(const Event& event, const EventOrigin& origin);
@@ -190,7 +195,7 @@ class TraceInterpreter {
   NameTable& names_;
   Diagnostics& diagnostics_;
   InterpreterOptions options_;
-  std::vector<Core> cores_;
+  std::deque<Core> cores_;  // a deque: growing it never moves a Core that a Context refers to
   IdMap<Marker> evtmarkers_;
   IdMap<ValueMarker> valmarkers_;
   IdMap<std::string> evtmarker_names_, valmarker_names_;  // names before first use
