@@ -38,8 +38,8 @@ void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
                  " dropped: no target has that many cores (" + where(origin) + ")");
     return;
   }
-  Core& c = origin.core < cores_.size() && cores_[origin.core].process != 0 ? cores_[origin.core]
-                                                                           : core(origin.core, origin);
+  Core* active = origin.core < active_cores_.size() ? active_cores_[origin.core] : nullptr;
+  Core& c = active != nullptr ? *active : core(origin.core, origin);
   Context ctx{origin, c, c.last_ts_ns};
   if (origin.has_ts) {
     const std::uint64_t ts = origin.ts;
@@ -127,8 +127,8 @@ std::string TraceInterpreter::where(const EventOrigin& origin) const {
 }
 
 TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrigin& origin) {
-  if (id < cores_.size() && cores_[id].process != 0) {
-    return cores_[id];
+  if (id < active_cores_.size() && active_cores_[id] != nullptr) {
+    return *active_cores_[id];
   }
   if (id >= options_.core_count) {
     diagnose(DiagnosticKind::kCoreOutOfRange, std::nullopt,
@@ -137,8 +137,10 @@ TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrig
   }
   if (cores_.size() <= id) {
     cores_.resize(id + 1u);
+    active_cores_.resize(id + 1u, nullptr);
   }
   Core& c = cores_[id];
+  active_cores_[id] = &c;
   c.process = timeline_.add_process("Core " + std::to_string(id), static_cast<std::int32_t>(id) + 1);
   return c;
 }

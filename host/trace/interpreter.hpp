@@ -195,7 +195,8 @@ class TraceInterpreter {
   NameTable& names_;
   Diagnostics& diagnostics_;
   InterpreterOptions options_;
-  std::deque<Core> cores_;  // a deque: growing it never moves a Core that a Context refers to
+  std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
+  std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
   IdMap<Marker> evtmarkers_;
   IdMap<ValueMarker> valmarkers_;
   IdMap<std::string> evtmarker_names_, valmarker_names_;  // names before first use
