@@ -59,7 +59,7 @@ int run(int argc, char** argv) {
   conv_cmd->add_option("inputs", conv.inputs,
                        "Input files; FILE@N for the events of core N only; - reads stdin")
       ->required()
-      ->type_name("INPUT...");
+      ->type_name("INPUT");
   conv_cmd->add_option("-f,--format", conv.format, format_help())
       ->check(CLI::IsMember(format_names()))
       ->capture_default_str();

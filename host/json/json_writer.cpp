@@ -67,8 +67,7 @@ void JsonWriter::write_event(const void* event) {
   out_.write(static_cast<const json*>(event)->dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
-void JsonWriter::describe_track(const TrackInfo& track, const TrackInfo* parent) {
-  (void)parent;
+void JsonWriter::describe_track(const TrackInfo& track) {
   if (process_pid_.size() < track.id) {
     process_pid_.resize(track.id, 0);
   }

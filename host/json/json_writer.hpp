@@ -21,7 +21,7 @@ class JsonWriter {
   /// Closes the JSON document.
   void finish();
 
-  void describe_track(const TrackInfo& track, const TrackInfo* parent);
+  void describe_track(const TrackInfo& track);
   void slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
                    std::string_view literal = {});
   void slice_end(std::uint64_t ts_ns, const TrackInfo& track);

@@ -33,8 +33,7 @@ TraceInterpreter::Task& TraceInterpreter::task(std::uint32_t id) {
   return t;
 }
 
-void TraceInterpreter::set_task_state(std::uint32_t id, Task& t, std::uint64_t ts_ns, const std::string& state) {
-  (void)id;
+void TraceInterpreter::set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state) {
   if (t.has_state) {
     if (t.state == state) {
       return;  // e.g. a ready task made ready again
@@ -75,13 +74,12 @@ void TraceInterpreter::set_priority(std::uint32_t id, std::uint64_t ts_ns, std::
 void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
   Task& next = task(e.task_id);
   if (c.core.current_task) {
-    const std::uint32_t prev_id = *c.core.current_task;
-    Task& prev = task(prev_id);
+    Task& prev = task(*c.core.current_task);
     if (prev.running_on) {
       timeline_.slice_end(c.ts_ns, prev.running_track);
       prev.running_on.reset();
     }
-    set_task_state(prev_id, prev, c.ts_ns, prev.switched_out_state);
+    set_task_state(prev, c.ts_ns, prev.switched_out_state);
   }
   if (c.core.running_task_track == 0) {
     c.core.running_task_track = timeline_.add_track(c.core.process, TrackKind::kSlices, "Running task");
@@ -94,7 +92,7 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
     // Still marked running on another core: that core missed its switch-out.
     timeline_.slice_end(c.ts_ns, next.running_track);
   }
-  set_task_state(e.task_id, next, c.ts_ns, "Running on core " + std::to_string(c.origin.core));
+  set_task_state(next, c.ts_ns, "Running on core " + std::to_string(c.origin.core));
   timeline_.slice_begin(c.ts_ns, next.running_track, running_name_);
   next.running_on = c.origin.core;
   next.switched_out_state = "Ready";
@@ -108,21 +106,21 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
 void TraceInterpreter::handle(const TaskToRdyState& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(e.task_id, t, c.ts_ns, "Ready");
+    set_task_state(t, c.ts_ns, "Ready");
   }
 }
 
 void TraceInterpreter::handle(const TaskResumed& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(e.task_id, t, c.ts_ns, "Ready");
+    set_task_state(t, c.ts_ns, "Ready");
   }
 }
 
 void TraceInterpreter::handle(const TaskResumedFromIsr& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(e.task_id, t, c.ts_ns, "Ready");
+    set_task_state(t, c.ts_ns, "Ready");
   }
 }
 
@@ -145,7 +143,7 @@ void TraceInterpreter::handle(const TaskPriorityDisinherit& e, Context& c) {
 void TraceInterpreter::handle(const TaskCreated& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.has_state) {
-    set_task_state(e.task_id, t, c.ts_ns, "Ready");
+    set_task_state(t, c.ts_ns, "Ready");
   }
 }
 
@@ -161,7 +159,7 @@ void TraceInterpreter::leave(std::uint32_t id, std::string state, Context& c) {
   if (t.running_on) {
     t.switched_out_state = std::move(state);
   } else {
-    set_task_state(id, t, c.ts_ns, state);
+    set_task_state(t, c.ts_ns, state);
   }
 }
 
@@ -262,8 +260,7 @@ void TraceInterpreter::handle(const CurtaskBlockOnQueueReceive& e, Context& c) {
 
 // ---- task-local markers ------------------------------------------------------------------
 
-TraceInterpreter::Marker& TraceInterpreter::task_marker(std::uint32_t task_id, Task& t, std::uint32_t marker_id) {
-  (void)task_id;
+TraceInterpreter::Marker& TraceInterpreter::task_marker(Task& t, std::uint32_t marker_id) {
   bool created = false;
   Marker& m = t.markers.get(marker_id, created);
   if (created) {
@@ -291,19 +288,19 @@ void TraceInterpreter::handle(const TaskEvtmarkerName& e, Context&) {
 
 void TraceInterpreter::handle(const TaskEvtmarker& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker")) {
-    marker_instant(task_marker(*c.core.current_task, *t, e.evtmarker_id), c.ts_ns, e.msg);
+    marker_instant(task_marker(*t, e.evtmarker_id), c.ts_ns, e.msg);
   }
 }
 
 void TraceInterpreter::handle(const TaskEvtmarkerBegin& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker_begin")) {
-    marker_begin(task_marker(*c.core.current_task, *t, e.evtmarker_id), c.ts_ns, e.msg);
+    marker_begin(task_marker(*t, e.evtmarker_id), c.ts_ns, e.msg);
   }
 }
 
 void TraceInterpreter::handle(const TaskEvtmarkerEnd& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker_end")) {
-    marker_end(task_marker(*c.core.current_task, *t, e.evtmarker_id), c.ts_ns, "task event marker", c);
+    marker_end(task_marker(*t, e.evtmarker_id), c.ts_ns, "task event marker", c);
   }
 }
 

@@ -159,7 +159,7 @@ TraceInterpreter::Marker& TraceInterpreter::evtmarker(std::uint32_t id) {
   return m;
 }
 
-TraceInterpreter::Isr& TraceInterpreter::isr(Core& c, std::uint32_t core_id, std::uint32_t id) {
+TraceInterpreter::Isr& TraceInterpreter::isr(Core& c, std::uint32_t id) {
   bool created = false;
   Isr& i = c.isrs.get(id, created);
   if (created) {
@@ -169,7 +169,6 @@ TraceInterpreter::Isr& TraceInterpreter::isr(Core& c, std::uint32_t core_id, std
     const std::string label = i.name.empty() ? id_label("ISR", id) : i.name;
     i.track = timeline_.add_track(c.process, TrackKind::kSlices, label);
     i.name_id = names_.intern(label);
-    (void)core_id;
   }
   return i;
 }
@@ -242,7 +241,6 @@ void TraceInterpreter::handle(const TsResolutionNs& e, Context&) {
 }
 
 void TraceInterpreter::handle(const IsrName& e, Context& c) {
-  const auto core_id = c.origin.core;
   if (Isr* i = c.core.isrs.find(e.isr_id)) {
     i->name.assign(e.name);
     timeline_.rename(i->track, i->name);
@@ -251,17 +249,16 @@ void TraceInterpreter::handle(const IsrName& e, Context& c) {
     bool created = false;
     c.core.isr_names.get(e.isr_id, created).assign(e.name);
   }
-  (void)core_id;
 }
 
 void TraceInterpreter::handle(const IsrEnter& e, Context& c) {
-  Isr& i = isr(c.core, c.origin.core, e.isr_id);
+  Isr& i = isr(c.core, e.isr_id);
   ++i.depth;
   timeline_.slice_begin(c.ts_ns, i.track, i.name_id);
 }
 
 void TraceInterpreter::handle(const IsrExit& e, Context& c) {
-  Isr& i = isr(c.core, c.origin.core, e.isr_id);
+  Isr& i = isr(c.core, e.isr_id);
   if (i.depth == 0) {
     diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
              "isr_exit of '" + timeline_.track(i.track).name + "' on core " + std::to_string(c.origin.core) +

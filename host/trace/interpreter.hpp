@@ -170,7 +170,7 @@ class TraceInterpreter {
   // ---- helpers ----------------------------------------------------------------
   Core& core(std::uint32_t id, const EventOrigin& origin);
   Marker& evtmarker(std::uint32_t id);
-  Isr& isr(Core& core, std::uint32_t core_id, std::uint32_t id);
+  Isr& isr(Core& core, std::uint32_t id);
   void diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message);
   [[nodiscard]] std::string where(const EventOrigin& origin) const;
   void marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg);
@@ -180,7 +180,7 @@ class TraceInterpreter {
   // FreeRTOS helpers (freertos.cpp)
   Task& task(std::uint32_t id);
   std::string task_label(std::uint32_t id);
-  void set_task_state(std::uint32_t id, Task& t, std::uint64_t ts_ns, const std::string& state);
+  void set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state);
   Task* current_task(Context& c, std::string_view event_name);
   void block_current(Context& c, std::string_view event_name, std::string state);
   void leave(std::uint32_t id, std::string state, Context& c);
@@ -188,7 +188,7 @@ class TraceInterpreter {
   Queue& queue(std::uint32_t id);
   std::string queue_label(std::uint32_t id);
   void queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill, std::optional<std::uint32_t> by_task);
-  Marker& task_marker(std::uint32_t task_id, Task& t, std::uint32_t marker_id);
+  Marker& task_marker(Task& t, std::uint32_t marker_id);
   void finish_freertos();
 
   Timeline& timeline_;

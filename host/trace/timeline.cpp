@@ -33,12 +33,11 @@ void Timeline::rename(TrackId track, std::string name) {
 }
 
 void Timeline::describe(const TrackInfo& info) {
-  const TrackInfo* parent = info.parent != 0 ? &tracks_[info.parent - 1] : nullptr;
   if (perfetto_ != nullptr) {
     perfetto_->describe_track(info);
   }
   if (json_ != nullptr) {
-    json_->describe_track(info, parent);
+    json_->describe_track(info);
   }
 }
 
