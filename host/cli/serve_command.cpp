@@ -12,8 +12,10 @@ namespace {
 
 // Starts the desktop's browser without waiting for it; false if none is known.
 bool open_in_browser(const std::string& url) {
-  const std::string command = "xdg-open '" + url + "' >/dev/null 2>&1 &";
-  return std::system(("command -v xdg-open >/dev/null 2>&1 && " + command).c_str()) == 0;
+  if (std::system("command -v xdg-open >/dev/null 2>&1") != 0) {
+    return false;
+  }
+  return std::system(("xdg-open '" + url + "' >/dev/null 2>&1 &").c_str()) == 0;
 }
 
 }  // namespace
