@@ -54,6 +54,9 @@ class BufferedOutput {
   }
 
   void write(const void* data, std::size_t n) {
+    if (n == 0) {
+      return;  // data may be nullptr then, which memcpy must not get
+    }
     std::uint8_t* p = reserve(n);
     std::memcpy(p, data, n);
     commit(p + n);
