@@ -18,7 +18,7 @@ bool send_core_id(unsigned self, unsigned core) noexcept {
   fields[0] = 0;  // the reference tracer stamps these with 0
   fields[1] = core;
   using enc::FieldWidth;
-  return rt::send_report(self, enc::CoreId::kId, enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32)) !=
+  return rt::send_report(self, enc::field_spec(FieldWidth::kU64, FieldWidth::kU32) | enc::CoreId::kId) !=
          rt::Delivery::kDelivered;
 }
 

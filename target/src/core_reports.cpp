@@ -13,9 +13,9 @@ namespace tband::rt {
 
 // The reports go through the compact encoder in every build: one copy of the
 // code, and the slow path is rare.
-Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept {
+Delivery send_report(unsigned core, std::uint32_t spec) noexcept {
   CoreFrames& frames = per_core(g_frames, core);
-  const std::size_t len = enc::encode_fields(frames.report, id, spec, frames.fields, nullptr);
+  const std::size_t len = enc::encode_fields(frames.report, spec, frames.fields, nullptr);
   return backend::Writer(core).deliver(frames.report, len, false);
 }
 
@@ -51,7 +51,7 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
     frames.fields[0] = frames.ts;
     frames.fields[1] = drops;
     const Delivery delivery =
-        send_report(core, enc::DroppedEvtCnt::kId, enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32));
+        send_report(core, enc::field_spec(FieldWidth::kU64, FieldWidth::kU32) | enc::DroppedEvtCnt::kId);
     if (delivery == Delivery::kFull) {
       return ReportsOutcome::kStopFull;
     }

@@ -29,8 +29,9 @@ enum class ReportsOutcome : std::uint8_t {
 };
 
 /// Encodes a report whose fields the caller put in the core's scratch
-/// (CoreFrames::fields) into the core's report buffer, and delivers it.
-Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept;
+/// (CoreFrames::fields, spec: field_spec() | id) into the core's report
+/// buffer, and delivers it.
+Delivery send_report(unsigned core, std::uint32_t spec) noexcept;
 
 /// Sends, from `core`, a metadata_overflow report on core `about`'s metadata buffer.
 __attribute__((always_inline)) inline Delivery send_metadata_overflow(unsigned core, unsigned about,
@@ -42,8 +43,8 @@ __attribute__((always_inline)) inline Delivery send_metadata_overflow(unsigned c
   fields[1] = about;
   fields[2] = meta.lost_evts;
   fields[3] = meta.lost_bytes;
-  return send_report(core, enc::MetadataOverflow::kId,
-                     enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32));
+  return send_report(core, enc::field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) |
+                               enc::MetadataOverflow::kId);
 }
 
 /// Slow path: puts the reports this core owes (dropped_evt_cnt,

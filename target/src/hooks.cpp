@@ -40,17 +40,17 @@ __attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std:
     std::uint32_t spec = 0;
     if ((kind & kMetadata) != 0) {
       *field++ = (kind & kWide) != 0 ? payload : value;
-      spec = (kind & kWide) != 0 ? enc::field_spec(false, FieldWidth::kU64) : enc::field_spec(true, FieldWidth::kU32);
+      spec = (kind & kWide) != 0 ? enc::field_spec(FieldWidth::kU64) : enc::field_spec(FieldWidth::kU32);
     } else {
       *field++ = ts;
       *field++ = value;
-      spec = enc::field_spec((kind & kString) != 0, FieldWidth::kU64, FieldWidth::kU32);
+      spec = enc::field_spec(FieldWidth::kU64, FieldWidth::kU32);
       if ((kind & kSigned) != 0) {
         *field++ = enc::detail::sign_magnitude(static_cast<std::int64_t>(payload));
-        spec = enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU64);
+        spec = enc::field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU64);
       }
     }
-    return enc::encode_fields(out, id, spec, fields, str);
+    return enc::encode_fields(out, spec | id, fields, str);
   } else {
     (void)fields;
     if ((kind & kMetadata) != 0) {
