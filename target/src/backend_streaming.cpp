@@ -35,11 +35,14 @@ bool send_metadata() noexcept {
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
       }
-      if (send_core_id(self, core) ||
-          (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used)) ||
-          (meta.lost_evts > 0 &&
-           rt::send_metadata_overflow(self, core, tband_portTIMESTAMP()) != rt::Delivery::kDelivered)) {
+      if (send_core_id(self, core) || (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used))) {
         return true;
+      }
+      if (meta.lost_evts > 0) {
+        rt::per_core(rt::g_frames, self).fields[0] = tband_portTIMESTAMP();
+        if (rt::send_metadata_overflow(self, core, meta.lost_evts, meta.lost_bytes) != rt::Delivery::kDelivered) {
+          return true;
+        }
       }
     }
     return send_core_id(self, self);

@@ -30,8 +30,6 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
     return ReportsOutcome::kSkip;
   }
   reports.attention.clear();  // before reading what the others changed
-  CoreFrames& frames = per_core(g_frames, core);
-  using enc::FieldWidth;
   const std::uint32_t drops = load_shared(g_dropped_evts);
   const std::uint32_t session = load_shared(g_session);
 
@@ -41,33 +39,32 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
     periodic = 0;
     reports.session = session;
   }
-  // Until the counter is out, the next event comes here again.
-  reports.periodic_left = periodic;
-  reports.forced = true;
-  reports.countdown = 1;
-
-  std::uint32_t next_countdown = periodic;  // this event counts towards the periodic counter
   if ((kDropCntEvery > 0 && periodic == 0) || drops != reports.reported_drops) {
-    frames.fields[0] = frames.ts;
-    frames.fields[1] = drops;
+    per_core(g_frames, core).fields[1] = drops;
     const Delivery delivery =
-        send_report(core, enc::field_spec(FieldWidth::kU64, FieldWidth::kU32) | enc::DroppedEvtCnt::kId);
-    if (delivery == Delivery::kFull) {
-      return ReportsOutcome::kStopFull;
-    }
-    if (delivery == Delivery::kDropped) {
+        send_report(core, enc::field_spec(enc::FieldWidth::kU64, enc::FieldWidth::kU32) | enc::DroppedEvtCnt::kId);
+    if (delivery != Delivery::kDelivered) {
+      // Until the counter is out, the next event comes here again.
+      reports.periodic_left = periodic;
+      reports.forced = true;
+      reports.countdown = 1;
+      if (delivery == Delivery::kFull) {
+        return ReportsOutcome::kStopFull;
+      }
       count_drop(core);  // the caller's event is given up, and counted
       return ReportsOutcome::kSkip;
     }
     reports.reported_drops = drops;
-    next_countdown = kDropCntEvery + 1;
+    periodic = kDropCntEvery + 1;  // this event counts towards the next one
   }
   reports.forced = false;
-  reports.countdown = kDropCntEvery > 0 ? next_countdown : std::numeric_limits<std::uint32_t>::max();
+  reports.countdown = kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max();
 
   if constexpr (kUseMetadataBuf) {
     if (reports.overflow_pending) {
-      const Delivery delivery = send_metadata_overflow(core, core, frames.ts);
+      // This core's own counts: only this core changes them, and it is here.
+      const MetadataBuffer& meta = per_core(g_metadata, core);
+      const Delivery delivery = send_metadata_overflow(core, core, meta.lost_evts, meta.lost_bytes);
       if (delivery == Delivery::kFull) {
         return ReportsOutcome::kStopFull;
       }
@@ -80,7 +77,6 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
   }
   return ReportsOutcome::kProceed;
 }
-
 
 }  // namespace tband::rt
 
