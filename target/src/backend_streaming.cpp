@@ -13,7 +13,7 @@ namespace {
 
 // Called inside the calling core's critical section: its report buffer and
 // field scratch are free.
-bool send_core_id(unsigned self, unsigned core) noexcept {
+__attribute__((noinline)) bool send_core_id(unsigned self, unsigned core) noexcept {
   std::uint64_t* fields = rt::per_core(rt::g_frames, self).fields;
   fields[0] = 0;  // the reference tracer stamps these with 0
   fields[1] = core;

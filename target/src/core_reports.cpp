@@ -14,6 +14,7 @@ namespace tband::rt {
 // The reports go through the compact encoder in every build: one copy of the
 // code, and the slow path is rare.
 Delivery send_report(unsigned core, std::uint32_t spec) noexcept {
+  core = known_core(core);
   CoreFrames& frames = per_core(g_frames, core);
   const std::size_t len = enc::encode_fields(frames.report, spec, frames.fields, nullptr);
   return backend::Writer(core).deliver(frames.report, len, false);
@@ -24,6 +25,7 @@ static_assert(enc::DroppedEvtCnt::kMaxFramedLen <= kMaxReportFramedLen &&
               enc::CoreId::kMaxFramedLen <= kMaxReportFramedLen);
 
 ReportsOutcome emit_reports(unsigned core) noexcept {
+  core = known_core(core);
   CoreReports& reports = per_core(g_core_reports, core);
   if (backend::kReportsCheckEnabled && !tracing_enabled()) {
     reports.countdown = 1;  // stays forced: the next event looks again
@@ -34,7 +36,7 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
   const std::uint32_t session = load_shared(g_session);
 
   // Events left until the periodic counter; a new session starts it afresh.
-  std::uint32_t periodic = reports.forced ? reports.periodic_left : reports.countdown;
+  std::uint32_t periodic = reports.periodic_left + reports.countdown;
   if (session != reports.session) {
     periodic = 0;
     reports.session = session;
@@ -46,7 +48,6 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
     if (delivery != Delivery::kDelivered) {
       // Until the counter is out, the next event comes here again.
       reports.periodic_left = periodic;
-      reports.forced = true;
       reports.countdown = 1;
       if (delivery == Delivery::kFull) {
         return ReportsOutcome::kStopFull;
@@ -57,7 +58,7 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
     reports.reported_drops = drops;
     periodic = kDropCntEvery + 1;  // this event counts towards the next one
   }
-  reports.forced = false;
+  reports.periodic_left = 0;
   reports.countdown = kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max();
 
   if constexpr (kUseMetadataBuf) {

@@ -44,11 +44,16 @@ inline unsigned current_core() noexcept {
   }
 }
 
+/// `core` as single-core code should see it: the constant 0. Out-of-line
+/// functions that pass their core on start with `core = known_core(core)`, so
+/// that with one core they keep no core index in a register across calls.
+constexpr unsigned known_core(unsigned core) noexcept { return kMultiCore ? core : 0; }
+
 /// The element of a per-core array for `core`; with one core, the only one,
 /// so that no index arithmetic is left in single-core code.
 template <class T>
 constexpr T& per_core(T (&array)[kCores], unsigned core) noexcept {
-  return array[kMultiCore ? core : 0];
+  return array[known_core(core)];
 }
 
 /// What became of an event handed to the backend.
