@@ -21,18 +21,16 @@ inline constexpr std::uint32_t kDropCntEvery = tband_configTRACE_DROP_CNT_EVERY;
 inline constexpr bool kUseMetadataBuf = tband_configUSE_METADATA_BUF == 1;
 
 // Built for size (-Os, as firmware usually is), the hooks share one body
-// (TBAND_SHARED: out of line) with the event path inlined into it; built for
-// speed, everything is inlined into each hook, with the event id a constant.
+// (hook_body.hpp) with the event path inlined into it; built for speed,
+// everything is inlined into each hook, with the event id a constant.
 // TBAND_SLOW_PATH marks the rarely taken branch's code: out of line when
 // built for speed (the hot path keeps nothing live across it), inline when
 // built for size (one level less of stack).
 #if defined(__OPTIMIZE_SIZE__)
 inline constexpr bool kOptimizeForSize = true;
-#define TBAND_SHARED __attribute__((noinline)) inline
 #define TBAND_SLOW_PATH __attribute__((always_inline)) inline
 #else
 inline constexpr bool kOptimizeForSize = false;
-#define TBAND_SHARED __attribute__((always_inline)) inline
 #define TBAND_SLOW_PATH __attribute__((noinline)) inline
 #endif
 

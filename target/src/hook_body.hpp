@@ -1,0 +1,158 @@
+// The one body every tracing hook goes through: the base hooks (hooks.cpp)
+// and the FreeRTOS module's (freertos_hooks.cpp). A hook is one call of
+// trace_hook(): one critical section that reads the timestamp, encodes the
+// event with the generated encoder and delivers it (event_path.hpp).
+//
+// Built for speed, trace_hook() is inlined into each hook, where its kind is
+// a constant: each hook becomes straight-line code with its own encoder.
+// Built for size, there is one trace_hook() for the whole image (in
+// hooks.cpp), with the event path inlined into it and one call of the compact
+// encode_fields() for every event; the hooks are a few instructions each.
+#pragma once
+
+#include "event_path.hpp"
+
+namespace tband::rt::hook {
+
+using Width = enc::FieldWidth;
+
+// A hook's event, as a constant per hook: the compact encoder's spec
+// (field_spec() | id) and, in the bits above those the encoder reads, what the
+// hook's arguments hold.
+enum : std::uint32_t {
+  kString = 1u << 25,       // a C string follows the integer fields (payload is the pointer)
+  kFromValue = 1u << 26,    // metadata (no timestamp): the fields begin at value, then payload
+  kFromPayload = 2u << 26,  // metadata (no timestamp): the one field is the 64-bit payload
+  kSigned = 1u << 28,       // the payload is an s64 field (valmarker's value)
+  kCurrentTask = 1u << 29,  // FreeRTOS: the running task's id goes between value and the string
+};
+inline constexpr std::uint32_t kFieldsFrom = 3u << 26;  // 0: ts, value, payload; else kFromValue or kFromPayload
+inline constexpr std::uint32_t kWidths = 0xFFFFu << 8;  // the spec's field widths
+static_assert(((kString | kFieldsFrom | kSigned | kCurrentTask) & ((enc::kStrLenGiven << 1) - 1)) == 0,
+              "hook flags must lie above the spec bits encode_fields() reads");
+
+// The events' shapes. ts: the hook's timestamp; value: the first integer
+// field; payload: the second integer field, or the string's address.
+inline constexpr std::uint32_t kTsValue = enc::field_spec(Width::kU64, Width::kU32);
+inline constexpr std::uint32_t kTsValueU32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32);
+inline constexpr std::uint32_t kTsValueStr = kTsValue | kString;
+inline constexpr std::uint32_t kTsValueS64 = enc::field_spec(Width::kU64, Width::kU32, Width::kU64) | kSigned;
+inline constexpr std::uint32_t kMetaValue = enc::field_spec(Width::kU32) | kFromValue;
+inline constexpr std::uint32_t kMetaValueU32 = enc::field_spec(Width::kU32, Width::kU32) | kFromValue;
+inline constexpr std::uint32_t kMetaValueU8 = enc::field_spec(Width::kU32, Width::kU8) | kFromValue;
+inline constexpr std::uint32_t kMetaValueStr = enc::field_spec(Width::kU32) | kFromValue | kString;
+inline constexpr std::uint32_t kMetaValueTaskStr =
+    enc::field_spec(Width::kU32, Width::kU32) | kFromValue | kString | kCurrentTask;
+inline constexpr std::uint32_t kMetaU64 = enc::field_spec(Width::kU64) | kFromPayload;
+
+// FreeRTOS task-local marker names carry the id of the task running on the
+// core; the FreeRTOS module keeps it here (freertos_hooks.cpp). Without the
+// module nothing reads or writes it, and the body has no code for it.
+inline constexpr bool kTracksCurrentTask = tband_configFREERTOS_TRACE_ENABLE == 1 &&
+                                           tband_configFREERTOS_TASK_TRACE_ENABLE == 1 &&
+                                           tband_configMARKER_TRACE_ENABLE == 1;
+inline std::uint32_t g_current_task[kCores] = {};
+
+inline const char* as_string(std::uint64_t payload) noexcept {
+  return reinterpret_cast<const char*>(static_cast<std::uintptr_t>(payload));
+}
+inline std::uint64_t as_payload(const char* str) noexcept { return reinterpret_cast<std::uintptr_t>(str); }
+
+/// Encodes the hook's event into out; returns the frame length. fields: the
+/// core's scratch, holding ts, value, payload (and for kCurrentTask the
+/// task id before the string's address) when built for size.
+__attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std::uint64_t* fields,
+                                                        std::uint32_t kind, unsigned core, std::uint64_t ts,
+                                                        std::uint32_t value, std::uint64_t payload) noexcept {
+  if constexpr (kOptimizeForSize) {
+    // One call for every hook: kind is the spec (the encoder does not read
+    // the flags) and says where the fields begin. The payload is read back
+    // from the scratch: nothing is kept live across the timestamp call.
+    (void)core;
+    std::size_t string_at = 2;
+    if constexpr (kTracksCurrentTask) {
+      string_at = (kind & kCurrentTask) != 0 ? 3 : 2;
+    }
+    const char* str = (kind & kString) != 0 ? as_string(fields[string_at]) : nullptr;
+    return enc::encode_fields(out, kind, fields + ((kind & kFieldsFrom) >> 26), str);
+  } else {
+    const char* str = (kind & kString) != 0 ? as_string(payload) : nullptr;
+    namespace layout = enc::layout;
+    const auto id = static_cast<std::uint8_t>(kind);
+    const std::uint32_t widths = kind & kWidths;
+    const auto second = static_cast<std::uint32_t>(payload);
+    if ((kind & kFieldsFrom) != 0) {
+      if ((kind & kFromPayload) != 0) {
+        return layout::encode_u64(out, id, payload);
+      }
+      if constexpr (kTracksCurrentTask) {
+        if ((kind & kCurrentTask) != 0) {
+          return layout::encode_u32_u32_str(out, id, value, per_core(g_current_task, core), str);
+        }
+      }
+      if ((kind & kString) != 0) {
+        return layout::encode_u32_str(out, id, value, str);
+      }
+      if (widths == (kMetaValueU32 & kWidths)) {
+        return layout::encode_u32_u32(out, id, value, second);
+      }
+      if (widths == (kMetaValueU8 & kWidths)) {
+        return layout::encode_u32_u8(out, id, value, static_cast<std::uint8_t>(payload));
+      }
+      return layout::encode_u32(out, id, value);
+    }
+    if ((kind & kString) != 0) {
+      return layout::encode_u64_u32_str(out, id, ts, value, str);
+    }
+    if ((kind & kSigned) != 0) {
+      return layout::encode_u64_u32_s64(out, id, ts, value, static_cast<std::int64_t>(payload));
+    }
+    if (widths == (kTsValueU32 & kWidths)) {
+      return layout::encode_u64_u32_u32(out, id, ts, value, second);
+    }
+    return layout::encode_u64_u32(out, id, ts, value);
+  }
+}
+
+/// The body: one critical section around the timestamp and the event path.
+__attribute__((always_inline)) inline void trace_hook_body(std::uint32_t kind, std::uint32_t value,
+                                                           std::uint64_t payload) noexcept {
+  tband_portENTER_CRITICAL_FROM_ANY();
+  const unsigned core = current_core();
+  std::uint64_t* fields = per_core(g_frames, core).fields;
+  if constexpr (kOptimizeForSize) {
+    fields[1] = value;  // before the timestamp call: nothing but kind stays live across it
+    fields[2] = (kind & kSigned) != 0 ? enc::detail::sign_magnitude(static_cast<std::int64_t>(payload)) : payload;
+    if constexpr (kTracksCurrentTask) {
+      if ((kind & kCurrentTask) != 0) {
+        fields[3] = payload;
+        fields[2] = per_core(g_current_task, core);
+      }
+    }
+  }
+  const std::uint64_t ts = tband_portTIMESTAMP();
+  trace_event<enc::kMaxFramedLen>(core, ts, (kind & kFieldsFrom) != 0,
+                                  [&](std::uint8_t* out) __attribute__((always_inline)) {
+                                    return encode(out, fields, kind, core, ts, value, payload);
+                                  });
+  tband_portEXIT_CRITICAL_FROM_ANY();
+}
+
+/// kind: the event (above). value: its first integer field. payload: the
+/// second integer field, the string (as a pointer) or the 64-bit value. Three
+/// arguments that fit the registers keep each hook, built for size, down to a
+/// few instructions.
+///
+/// Built for size it is one ordinary function, defined in hooks.cpp: not an
+/// inline one, whose weak symbol GCC for ARM will not tail-call (each hook
+/// would then need a stack frame of its own).
+#if defined(__OPTIMIZE_SIZE__)
+void trace_hook(std::uint32_t kind, std::uint32_t value, std::uint64_t payload) noexcept;
+#else
+__attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::uint32_t value,
+                                                      std::uint64_t payload) noexcept {
+  trace_hook_body(kind, value, payload);
+}
+#endif
+
+}  // namespace tband::rt::hook
