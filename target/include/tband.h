@@ -145,3 +145,7 @@ void tband_valmarker(uint32_t id, int64_t val);
 #endif
 
 #endif /* TBAND_H_ */
+
+/* The FreeRTOS module: the kernel's trace macros and task-local markers
+ * (read after the guard: see the header). */
+#include "tband/freertos.h"

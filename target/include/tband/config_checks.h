@@ -10,6 +10,15 @@
 #if !(tband_configISR_TRACE_ENABLE == 0 || tband_configISR_TRACE_ENABLE == 1)
 #error "tband: tband_configISR_TRACE_ENABLE must be 0 or 1"
 #endif
+#if !(tband_configFREERTOS_TRACE_ENABLE == 0 || tband_configFREERTOS_TRACE_ENABLE == 1)
+#error "tband: tband_configFREERTOS_TRACE_ENABLE must be 0 or 1"
+#endif
+#if !(tband_configFREERTOS_TASK_TRACE_ENABLE == 0 || tband_configFREERTOS_TASK_TRACE_ENABLE == 1)
+#error "tband: tband_configFREERTOS_TASK_TRACE_ENABLE must be 0 or 1"
+#endif
+#if !(tband_configFREERTOS_QUEUE_TRACE_ENABLE == 0 || tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1)
+#error "tband: tband_configFREERTOS_QUEUE_TRACE_ENABLE must be 0 or 1"
+#endif
 #if !(tband_configUSE_METADATA_BUF == 0 || tband_configUSE_METADATA_BUF == 1)
 #error "tband: tband_configUSE_METADATA_BUF must be 0 or 1"
 #endif

@@ -48,7 +48,7 @@
 #define tband_configUSE_BACKEND_EXTERNAL 0
 #endif
 
-/* ---- FreeRTOS (the hooks themselves come with the FreeRTOS module) ---------- */
+/* ---- FreeRTOS (the module: tband/freertos.h, src/freertos_hooks.cpp) ------- */
 #ifndef tband_configFREERTOS_TRACE_ENABLE
 #define tband_configFREERTOS_TRACE_ENABLE 0
 #endif

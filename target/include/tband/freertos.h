@@ -1,0 +1,265 @@
+/* tband FreeRTOS module: the kernel's trace macros and the FreeRTOS API.
+ *
+ * Included by tband.h, which FreeRTOSConfig.h includes at its end: the
+ * kernel's files (tasks.c, queue.c, timers.c) then see the trace* macros
+ * below instead of FreeRTOS.h's empty defaults. Each macro passes what the
+ * kernel has in scope where it calls the macro (a TCB, a queue, a local such
+ * as xTicksToWait) to a function of the tracer (src/freertos_hooks.cpp); the
+ * tracer itself needs no FreeRTOS header.
+ *
+ * Task and queue ids are small integers the tracer hands out (1, 2, 3, ...)
+ * and keeps in the kernel objects: a task's uxTaskNumber and a queue's
+ * uxQueueNumber, the kernel's fields for tracers (configUSE_TRACE_FACILITY 1).
+ *
+ * Kernels: FreeRTOS V10.x and V11.x, single core and (V11) SMP; what differs
+ * is said where it matters below and in target/README.md. Switches:
+ * tband_configFREERTOS_TRACE_ENABLE (the module), and within it
+ * tband_configFREERTOS_TASK_TRACE_ENABLE (scheduling: switches, states,
+ * priorities, blocking) and tband_configFREERTOS_QUEUE_TRACE_ENABLE (queue
+ * traffic). Ids and names are kept whatever the two say. Switched off, no
+ * trace* macro is defined (the kernel keeps its empty ones) and the API
+ * macros expand to nothing and evaluate no argument. */
+#ifndef TBAND_FREERTOS_H_
+#define TBAND_FREERTOS_H_
+
+#define TBAND_FREERTOS_ON (tband_configENABLE == 1 && tband_configFREERTOS_TRACE_ENABLE == 1)
+#define TBAND_FREERTOS_TASKS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_TASK_TRACE_ENABLE == 1)
+#define TBAND_FREERTOS_QUEUES_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1)
+/* Task-local markers belong to the task running on the core; the tracer
+ * knows it from the task switches, so they need task tracing. */
+#define TBAND_FREERTOS_MARKERS_ON (TBAND_FREERTOS_TASKS_ON && tband_configMARKER_TRACE_ENABLE == 1)
+
+/* The schema's FrQueueKind values (checked against the generated encoder). */
+#define TBAND_FRQK_QUEUE 0u
+#define TBAND_FRQK_COUNTING_SEMPHR 1u
+#define TBAND_FRQK_BINARY_SEMPHR 2u
+#define TBAND_FRQK_MUTEX 3u
+#define TBAND_FRQK_RECURSIVE_MUTEX 4u
+#define TBAND_FRQK_QUEUE_SET 5u
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if TBAND_FREERTOS_ON
+/* ---- What the kernel hooks call (through the trace* macros; not for direct use) */
+uint32_t tband_freertos_hook_task_created(uint32_t priority, const char* name); /* returns the new task's id */
+uint32_t tband_freertos_hook_queue_created(uint32_t kind); /* kind: TBAND_FRQK_*; returns the new queue's id */
+void tband_freertos_hook_queue_name(uint32_t queue_id, const char* name);
+void tband_freertos_hook_idle_task(uint32_t task_id, uint32_t core_id);
+void tband_freertos_hook_timer_task(uint32_t task_id);
+#endif
+
+#if TBAND_FREERTOS_TASKS_ON
+void tband_freertos_hook_task_switched_in(uint32_t task_id, bool skip_repeat);
+void tband_freertos_hook_task_to_rdy_state(uint32_t task_id);
+void tband_freertos_hook_task_resumed(uint32_t task_id);
+void tband_freertos_hook_task_resumed_from_isr(uint32_t task_id);
+void tband_freertos_hook_task_suspended(uint32_t task_id);
+void tband_freertos_hook_task_deleted(uint32_t task_id);
+void tband_freertos_hook_curtask_delay(uint32_t ticks);
+void tband_freertos_hook_curtask_delay_until(uint32_t time_to_wake);
+void tband_freertos_hook_task_priority_set(uint32_t task_id, uint32_t priority);
+void tband_freertos_hook_task_priority_inherit(uint32_t task_id, uint32_t priority);
+void tband_freertos_hook_task_priority_disinherit(uint32_t task_id, uint32_t priority);
+void tband_freertos_hook_block_on_queue_send(uint32_t queue_id, uint32_t ticks_to_wait);
+void tband_freertos_hook_block_on_queue_receive(uint32_t queue_id, uint32_t ticks_to_wait);
+void tband_freertos_hook_block_on_queue_peek(uint32_t queue_id, uint32_t ticks_to_wait);
+#endif
+
+#if TBAND_FREERTOS_QUEUES_ON
+/* waiting: the items in the queue before the operation (the kernel calls the
+ * hooks before it moves the item); length: the queue's capacity. */
+void tband_freertos_hook_queue_send(uint32_t queue_id, uint32_t waiting, uint32_t length);
+void tband_freertos_hook_queue_send_from_isr(uint32_t queue_id, uint32_t waiting, uint32_t length);
+void tband_freertos_hook_queue_receive(uint32_t queue_id, uint32_t waiting);
+void tband_freertos_hook_queue_receive_from_isr(uint32_t queue_id, uint32_t waiting);
+void tband_freertos_hook_queue_reset(uint32_t queue_id);
+void tband_freertos_hook_queue_cur_length(uint32_t queue_id, uint32_t length);
+void tband_freertos_hook_queue_kind(uint32_t queue_id, uint32_t kind);
+#endif
+
+/* ---- Task-local markers: like the global markers, but each belongs to the
+ * task running when it is used, and shows in that task's process. Name them
+ * from the task that uses them. */
+#if TBAND_FREERTOS_MARKERS_ON
+void tband_freertos_task_evtmarker_name(uint32_t id, const char* name);
+void tband_freertos_task_evtmarker(uint32_t id, const char* msg);
+void tband_freertos_task_evtmarker_begin(uint32_t id, const char* msg);
+void tband_freertos_task_evtmarker_end(uint32_t id);
+void tband_freertos_task_valmarker_name(uint32_t id, const char* name);
+void tband_freertos_task_valmarker(uint32_t id, int64_t val);
+#else
+#define tband_freertos_task_evtmarker_name(id, name) ((void)0)
+#define tband_freertos_task_evtmarker(id, msg) ((void)0)
+#define tband_freertos_task_evtmarker_begin(id, msg) ((void)0)
+#define tband_freertos_task_evtmarker_end(id) ((void)0)
+#define tband_freertos_task_valmarker_name(id, name) ((void)0)
+#define tband_freertos_task_valmarker(id, val) ((void)0)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- Called by the application (expanded where they are used: that file
+ * includes FreeRTOS.h, task.h and, for queues, queue.h) ----
+ *
+ * tband_freertos_scheduler_started(): marks the idle and timer tasks. V11
+ * kernels do it by themselves (traceSTARTING_SCHEDULER); on V10 call it once,
+ * from the first task that runs (needs INCLUDE_xTaskGetIdleTaskHandle 1).
+ * Calling it on V11 does no harm: the marks are only sent again.
+ *
+ * tband_freertos_queue_name(queue, name): names a queue, semaphore or mutex
+ * without the queue registry (with it, vQueueAddToRegistry names it). */
+#if TBAND_FREERTOS_ON
+#define tband_freertos_scheduler_started()                                                    \
+  do {                                                                                        \
+    tband_freertos_hook_idle_task((uint32_t)uxTaskGetTaskNumber(xTaskGetIdleTaskHandle()), 0u); \
+    TBAND_FREERTOS_MARK_TIMER_TASK();                                                         \
+  } while (0)
+#define tband_freertos_queue_name(queue, name) \
+  tband_freertos_hook_queue_name((uint32_t)uxQueueGetQueueNumber(queue), (name))
+#else
+#define tband_freertos_scheduler_started() ((void)0)
+#define tband_freertos_queue_name(queue, name) ((void)0)
+#endif
+
+#endif /* TBAND_FREERTOS_H_ */
+
+/* ---- The kernel's trace macros ----------------------------------------------
+ * Outside the include guard: they are defined the first time this header is
+ * read after FreeRTOSConfig.h's settings (configUSE_PREEMPTION, which every
+ * FreeRTOSConfig.h has), so that a file which included tband.h before
+ * FreeRTOS.h still gets them. */
+#if TBAND_FREERTOS_ON && defined(configUSE_PREEMPTION) && !defined(TBAND_FREERTOS_KERNEL_HOOKS_)
+#define TBAND_FREERTOS_KERNEL_HOOKS_
+
+#if !defined(configUSE_TRACE_FACILITY) || configUSE_TRACE_FACILITY != 1
+#error "tband: FreeRTOS tracing needs configUSE_TRACE_FACILITY 1 in FreeRTOSConfig.h (tband keeps task and queue ids in uxTaskNumber and uxQueueNumber)"
+#endif
+
+/* ---- Ids and names (always, once the module is on) ---- */
+
+/* The timer task, if the kernel has one (for traceSTARTING_SCHEDULER and
+ * tband_freertos_scheduler_started()). */
+#if defined(configUSE_TIMERS) && configUSE_TIMERS == 1
+#define TBAND_FREERTOS_MARK_TIMER_TASK() \
+  tband_freertos_hook_timer_task((uint32_t)uxTaskGetTaskNumber(xTimerGetTimerDaemonTaskHandle()))
+#else
+#define TBAND_FREERTOS_MARK_TIMER_TASK() ((void)0)
+#endif
+
+/* tasks.c, prvAddNewTaskToReadyList(), in a critical section, before the task
+ * is made ready: gives the task its id, sends task_created and
+ * task_priority_set (task tracing) and task_name. */
+#define traceTASK_CREATE(pxNewTCB)                                                               \
+  (pxNewTCB)->uxTaskNumber = (UBaseType_t)tband_freertos_hook_task_created((uint32_t)(pxNewTCB)->uxPriority, \
+                                                                           (pxNewTCB)->pcTaskName)
+
+/* queue.c, prvInitialiseNewQueue(): every queue, semaphore, mutex and queue
+ * set; ucQueueType says which (a queue set is a plain queue here on V10, see
+ * traceRETURN_xQueueCreateSet). Sends queue_created, then (queue tracing)
+ * queue_kind and queue_cur_length 0. */
+#define TBAND_FREERTOS_QUEUE_KIND(type)                                                   \
+  ((type) == queueQUEUE_TYPE_MUTEX                ? TBAND_FRQK_MUTEX                     \
+   : (type) == queueQUEUE_TYPE_RECURSIVE_MUTEX    ? TBAND_FRQK_RECURSIVE_MUTEX           \
+   : (type) == queueQUEUE_TYPE_COUNTING_SEMAPHORE ? TBAND_FRQK_COUNTING_SEMPHR           \
+   : (type) == queueQUEUE_TYPE_BINARY_SEMAPHORE   ? TBAND_FRQK_BINARY_SEMPHR             \
+                                                  : TBAND_FRQK_QUEUE)
+#define traceQUEUE_CREATE(pxNewQueue) \
+  (pxNewQueue)->uxQueueNumber =       \
+      (UBaseType_t)tband_freertos_hook_queue_created(TBAND_FREERTOS_QUEUE_KIND((pxNewQueue)->ucQueueType))
+
+/* queue.c, vQueueAddToRegistry(): the queue's name (configQUEUE_REGISTRY_SIZE > 0). */
+#define traceQUEUE_REGISTRY_ADD(xQueue, pcQueueName) \
+  tband_freertos_hook_queue_name((uint32_t)(xQueue)->uxQueueNumber, (pcQueueName))
+
+/* V11 tasks.c, vTaskStartScheduler(): the idle task of every core (an array
+ * of configNUMBER_OF_CORES handles) and the timer task. V10 has no such hook:
+ * call tband_freertos_scheduler_started(). */
+#define traceSTARTING_SCHEDULER(xIdleTaskHandles)                                                     \
+  do {                                                                                                \
+    for (UBaseType_t tband_idle_core = 0; tband_idle_core < (UBaseType_t)configNUMBER_OF_CORES;       \
+         tband_idle_core++) {                                                                         \
+      tband_freertos_hook_idle_task((uint32_t)(xIdleTaskHandles)[tband_idle_core]->uxTaskNumber,     \
+                                    (uint32_t)tband_idle_core);                                       \
+    }                                                                                                 \
+    TBAND_FREERTOS_MARK_TIMER_TASK();                                                                 \
+  } while (0)
+
+/* ---- Scheduling (task tracing) ---- */
+#if TBAND_FREERTOS_TASKS_ON
+/* tasks.c, vTaskSwitchContext() (and vTaskStartScheduler()), pxCurrentTCB being
+ * the task about to run: a variable on single-core kernels, on V11 SMP a
+ * macro for the calling core's task. Without preemption the kernel "switches"
+ * to the running task each time it yields; those repeats are not sent. */
+#define traceTASK_SWITCHED_IN() \
+  tband_freertos_hook_task_switched_in((uint32_t)pxCurrentTCB->uxTaskNumber, configUSE_PREEMPTION == 0)
+#define traceMOVED_TASK_TO_READY_STATE(pxTCB) tband_freertos_hook_task_to_rdy_state((uint32_t)(pxTCB)->uxTaskNumber)
+#define traceTASK_RESUME(pxTaskToResume) tband_freertos_hook_task_resumed((uint32_t)(pxTaskToResume)->uxTaskNumber)
+#define traceTASK_RESUME_FROM_ISR(pxTaskToResume) \
+  tband_freertos_hook_task_resumed_from_isr((uint32_t)(pxTaskToResume)->uxTaskNumber)
+#define traceTASK_SUSPEND(pxTaskToSuspend) tband_freertos_hook_task_suspended((uint32_t)(pxTaskToSuspend)->uxTaskNumber)
+#define traceTASK_DELETE(pxTaskToDelete) tband_freertos_hook_task_deleted((uint32_t)(pxTaskToDelete)->uxTaskNumber)
+/* vTaskDelay(xTicksToDelay) and xTaskDelayUntil() (V10: also vTaskDelayUntil()). */
+#define traceTASK_DELAY() tband_freertos_hook_curtask_delay((uint32_t)xTicksToDelay)
+#define traceTASK_DELAY_UNTIL(xTimeToWake) tband_freertos_hook_curtask_delay_until((uint32_t)(xTimeToWake))
+#define traceTASK_PRIORITY_SET(pxTask, uxNewPriority) \
+  tband_freertos_hook_task_priority_set((uint32_t)(pxTask)->uxTaskNumber, (uint32_t)(uxNewPriority))
+#define traceTASK_PRIORITY_INHERIT(pxTCBOfMutexHolder, uxInheritedPriority) \
+  tband_freertos_hook_task_priority_inherit((uint32_t)(pxTCBOfMutexHolder)->uxTaskNumber, (uint32_t)(uxInheritedPriority))
+#define traceTASK_PRIORITY_DISINHERIT(pxTCBOfMutexHolder, uxOriginalPriority) \
+  tband_freertos_hook_task_priority_disinherit((uint32_t)(pxTCBOfMutexHolder)->uxTaskNumber, (uint32_t)(uxOriginalPriority))
+/* queue.c: the running task is about to block on pxQueue for xTicksToWait
+ * (the blocking call's parameter). */
+#define traceBLOCKING_ON_QUEUE_SEND(pxQueue) \
+  tband_freertos_hook_block_on_queue_send((uint32_t)(pxQueue)->uxQueueNumber, (uint32_t)xTicksToWait)
+#define traceBLOCKING_ON_QUEUE_RECEIVE(pxQueue) \
+  tband_freertos_hook_block_on_queue_receive((uint32_t)(pxQueue)->uxQueueNumber, (uint32_t)xTicksToWait)
+#define traceBLOCKING_ON_QUEUE_PEEK(pxQueue) \
+  tband_freertos_hook_block_on_queue_peek((uint32_t)(pxQueue)->uxQueueNumber, (uint32_t)xTicksToWait)
+#endif /* TBAND_FREERTOS_TASKS_ON */
+
+/* ---- Queue traffic (queue tracing) ---- */
+#if TBAND_FREERTOS_QUEUES_ON
+/* queue.c calls these before it moves the item, with uxMessagesWaiting as it
+ * was. xQueueOverwrite() is a send into a full queue (a plain send into a
+ * full queue blocks or fails before the hook); the tracer tells them apart
+ * by the fill level, as xCopyPosition is not in scope in every caller.
+ * traceQUEUE_SET_SEND defaults to traceQUEUE_SEND. */
+#define traceQUEUE_SEND(pxQueue)                                                                    \
+  tband_freertos_hook_queue_send((uint32_t)(pxQueue)->uxQueueNumber, (uint32_t)(pxQueue)->uxMessagesWaiting, \
+                                 (uint32_t)(pxQueue)->uxLength)
+#define traceQUEUE_SEND_FROM_ISR(pxQueue)                                                                    \
+  tband_freertos_hook_queue_send_from_isr((uint32_t)(pxQueue)->uxQueueNumber,                              \
+                                          (uint32_t)(pxQueue)->uxMessagesWaiting, (uint32_t)(pxQueue)->uxLength)
+#define traceQUEUE_RECEIVE(pxQueue) \
+  tband_freertos_hook_queue_receive((uint32_t)(pxQueue)->uxQueueNumber, (uint32_t)(pxQueue)->uxMessagesWaiting)
+#define traceQUEUE_RECEIVE_FROM_ISR(pxQueue) \
+  tband_freertos_hook_queue_receive_from_isr((uint32_t)(pxQueue)->uxQueueNumber, (uint32_t)(pxQueue)->uxMessagesWaiting)
+/* queue.c, xQueueCreateCountingSemaphore[Static](): its initial count
+ * (xHandle and uxInitialCount are that function's). */
+#define traceCREATE_COUNTING_SEMAPHORE() \
+  tband_freertos_hook_queue_cur_length((uint32_t)(xHandle)->uxQueueNumber, (uint32_t)uxInitialCount)
+/* V11 queue.c, xQueueGenericReset(): xQueueReset() on an existing queue (new
+ * queues are reset while they are set up, before they have an id). V10 has
+ * no hook there: a reset shows as the next fill level. */
+#define traceENTER_xQueueGenericReset(xQueue, xNewQueue)                     \
+  do {                                                                       \
+    if ((xQueue) != NULL && (xNewQueue) == pdFALSE) {                        \
+      tband_freertos_hook_queue_reset((uint32_t)(xQueue)->uxQueueNumber);    \
+    }                                                                        \
+  } while (0)
+/* V11 queue.c, xQueueCreateSet[Static](): the queue just created is a set
+ * (queueQUEUE_TYPE_SET is queueQUEUE_TYPE_BASE's value). */
+#define traceRETURN_xQueueCreateSet(pxQueue)                                                \
+  do {                                                                                      \
+    if ((pxQueue) != NULL) {                                                                \
+      tband_freertos_hook_queue_kind((uint32_t)(pxQueue)->uxQueueNumber, TBAND_FRQK_QUEUE_SET); \
+    }                                                                                       \
+  } while (0)
+#define traceRETURN_xQueueCreateSetStatic(pxQueue) traceRETURN_xQueueCreateSet(pxQueue)
+#endif /* TBAND_FREERTOS_QUEUES_ON */
+
+#endif /* kernel trace macros */

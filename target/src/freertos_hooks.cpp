@@ -1,0 +1,219 @@
+// The FreeRTOS module's hooks: what the kernel's trace macros call
+// (include/tband/freertos.h), and the task-local markers. Every event goes
+// through the shared hook body, trace_hook() (hook_body.hpp), as the base
+// hooks' do; a hook only works out the event's fields first.
+#include "tband.h"
+
+#if tband_configENABLE == 1 && tband_configFREERTOS_TRACE_ENABLE == 1
+
+#include <atomic>
+
+#include "hook_body.hpp"
+
+namespace enc = tband::enc;
+namespace rt = tband::rt;
+using namespace tband::rt::hook;
+
+static_assert(TBAND_FRQK_QUEUE == static_cast<unsigned>(enc::FrQueueKind::FRQK_QUEUE) &&
+                  TBAND_FRQK_COUNTING_SEMPHR == static_cast<unsigned>(enc::FrQueueKind::FRQK_COUNTING_SEMPHR) &&
+                  TBAND_FRQK_BINARY_SEMPHR == static_cast<unsigned>(enc::FrQueueKind::FRQK_BINARY_SEMPHR) &&
+                  TBAND_FRQK_MUTEX == static_cast<unsigned>(enc::FrQueueKind::FRQK_MUTEX) &&
+                  TBAND_FRQK_RECURSIVE_MUTEX == static_cast<unsigned>(enc::FrQueueKind::FRQK_RECURSIVE_MUTEX) &&
+                  TBAND_FRQK_QUEUE_SET == static_cast<unsigned>(enc::FrQueueKind::FRQK_QUEUE_SET),
+              "TBAND_FRQK_* must be the schema's FrQueueKind values");
+
+namespace {
+
+// Ids handed out so far; 0 is never an id (a kernel object the tracer has
+// not seen). Queues are created outside the kernel's critical sections, so
+// handing out an id is a read-modify-write that must not be interrupted.
+std::atomic<std::uint32_t> g_next_task_id{1};
+std::atomic<std::uint32_t> g_next_queue_id{1};
+
+std::uint32_t next_id(std::atomic<std::uint32_t>& next) noexcept {
+  tband_portENTER_CRITICAL_FROM_ANY();
+  std::uint32_t id = 0;
+  if constexpr (rt::kMultiCore) {
+    id = next.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    id = next.load(std::memory_order_relaxed);
+    next.store(id + 1, std::memory_order_relaxed);
+  }
+  tband_portEXIT_CRITICAL_FROM_ANY();
+  return id;
+}
+
+}  // namespace
+
+// ---- Ids and names --------------------------------------------------------------
+
+extern "C" std::uint32_t tband_freertos_hook_task_created(std::uint32_t priority, const char* name) {
+  const std::uint32_t id = next_id(g_next_task_id);
+#if tband_configFREERTOS_TASK_TRACE_ENABLE == 1
+  trace_hook(kTsValue | enc::TaskCreated::kId, id, 0);
+  trace_hook(kTsValueU32 | enc::TaskPrioritySet::kId, id, priority);
+#else
+  (void)priority;
+#endif
+  trace_hook(kMetaValueStr | enc::TaskName::kId, id, as_payload(name));
+  return id;
+}
+
+extern "C" std::uint32_t tband_freertos_hook_queue_created(std::uint32_t kind) {
+  const std::uint32_t id = next_id(g_next_queue_id);
+  trace_hook(kTsValue | enc::QueueCreated::kId, id, 0);
+#if tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1
+  trace_hook(kMetaValueU8 | enc::QueueKind::kId, id, kind);
+  trace_hook(kTsValueU32 | enc::QueueCurLength::kId, id, 0);
+#else
+  (void)kind;
+#endif
+  return id;
+}
+
+extern "C" void tband_freertos_hook_queue_name(std::uint32_t queue_id, const char* name) {
+  trace_hook(kMetaValueStr | enc::QueueName::kId, queue_id, as_payload(name));
+}
+
+extern "C" void tband_freertos_hook_idle_task(std::uint32_t task_id, std::uint32_t core_id) {
+  trace_hook(kMetaValueU32 | enc::TaskIsIdleTask::kId, task_id, core_id);
+}
+
+extern "C" void tband_freertos_hook_timer_task(std::uint32_t task_id) {
+  trace_hook(kMetaValue | enc::TaskIsTimerTask::kId, task_id, 0);
+}
+
+// ---- Scheduling ------------------------------------------------------------------
+
+#if tband_configFREERTOS_TASK_TRACE_ENABLE == 1
+
+namespace {
+// The task each core runs, as far as the switches said (the task-local
+// marker names carry it). Written by the core's own scheduler only.
+std::uint32_t& current_task_of(unsigned core) noexcept { return rt::per_core(g_current_task, core); }
+}  // namespace
+
+extern "C" void tband_freertos_hook_task_switched_in(std::uint32_t task_id, bool skip_repeat) {
+  std::uint32_t& current = current_task_of(rt::current_core());
+  if (skip_repeat && current == task_id) {
+    return;  // a cooperative kernel "switching" to the task that yielded
+  }
+  current = task_id;
+  trace_hook(kTsValue | enc::TaskSwitchedIn::kId, task_id, 0);
+}
+
+extern "C" void tband_freertos_hook_task_to_rdy_state(std::uint32_t task_id) {
+  trace_hook(kTsValue | enc::TaskToRdyState::kId, task_id, 0);
+}
+extern "C" void tband_freertos_hook_task_resumed(std::uint32_t task_id) {
+  trace_hook(kTsValue | enc::TaskResumed::kId, task_id, 0);
+}
+extern "C" void tband_freertos_hook_task_resumed_from_isr(std::uint32_t task_id) {
+  trace_hook(kTsValue | enc::TaskResumedFromIsr::kId, task_id, 0);
+}
+extern "C" void tband_freertos_hook_task_suspended(std::uint32_t task_id) {
+  trace_hook(kTsValue | enc::TaskSuspended::kId, task_id, 0);
+}
+extern "C" void tband_freertos_hook_task_deleted(std::uint32_t task_id) {
+  trace_hook(kTsValue | enc::TaskDeleted::kId, task_id, 0);
+}
+extern "C" void tband_freertos_hook_curtask_delay(std::uint32_t ticks) {
+  trace_hook(kTsValue | enc::CurtaskDelay::kId, ticks, 0);
+}
+extern "C" void tband_freertos_hook_curtask_delay_until(std::uint32_t time_to_wake) {
+  trace_hook(kTsValue | enc::CurtaskDelayUntil::kId, time_to_wake, 0);
+}
+extern "C" void tband_freertos_hook_task_priority_set(std::uint32_t task_id, std::uint32_t priority) {
+  trace_hook(kTsValueU32 | enc::TaskPrioritySet::kId, task_id, priority);
+}
+extern "C" void tband_freertos_hook_task_priority_inherit(std::uint32_t task_id, std::uint32_t priority) {
+  trace_hook(kTsValueU32 | enc::TaskPriorityInherit::kId, task_id, priority);
+}
+extern "C" void tband_freertos_hook_task_priority_disinherit(std::uint32_t task_id, std::uint32_t priority) {
+  trace_hook(kTsValueU32 | enc::TaskPriorityDisinherit::kId, task_id, priority);
+}
+extern "C" void tband_freertos_hook_block_on_queue_send(std::uint32_t queue_id, std::uint32_t ticks_to_wait) {
+  trace_hook(kTsValueU32 | enc::CurtaskBlockOnQueueSend::kId, queue_id, ticks_to_wait);
+}
+extern "C" void tband_freertos_hook_block_on_queue_receive(std::uint32_t queue_id, std::uint32_t ticks_to_wait) {
+  trace_hook(kTsValueU32 | enc::CurtaskBlockOnQueueReceive::kId, queue_id, ticks_to_wait);
+}
+extern "C" void tband_freertos_hook_block_on_queue_peek(std::uint32_t queue_id, std::uint32_t ticks_to_wait) {
+  trace_hook(kTsValueU32 | enc::CurtaskBlockOnQueuePeek::kId, queue_id, ticks_to_wait);
+}
+
+#endif  // tband_configFREERTOS_TASK_TRACE_ENABLE == 1
+
+// ---- Queue traffic --------------------------------------------------------------
+
+#if tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1
+
+namespace {
+
+// The kernel calls the send hooks before the item goes in. Into a full queue
+// only xQueueOverwrite() gets that far, and it leaves the fill as it was.
+__attribute__((always_inline)) inline void queue_send(std::uint32_t send_kind, std::uint32_t overwrite_kind,
+                                                      std::uint32_t queue_id, std::uint32_t waiting,
+                                                      std::uint32_t length) noexcept {
+  const bool overwrite = waiting >= length;
+  trace_hook(overwrite ? overwrite_kind : send_kind, queue_id, overwrite ? waiting : waiting + 1);
+}
+
+// The receive hooks come before the item leaves (the kernel only calls them
+// when there is one).
+constexpr std::uint32_t after_receive(std::uint32_t waiting) noexcept { return waiting > 0 ? waiting - 1 : 0; }
+
+}  // namespace
+
+extern "C" void tband_freertos_hook_queue_send(std::uint32_t queue_id, std::uint32_t waiting, std::uint32_t length) {
+  queue_send(kTsValueU32 | enc::QueueSend::kId, kTsValueU32 | enc::QueueOverwrite::kId, queue_id, waiting, length);
+}
+extern "C" void tband_freertos_hook_queue_send_from_isr(std::uint32_t queue_id, std::uint32_t waiting,
+                                                       std::uint32_t length) {
+  queue_send(kTsValueU32 | enc::QueueSendFromIsr::kId, kTsValueU32 | enc::QueueOverwriteFromIsr::kId, queue_id,
+             waiting, length);
+}
+extern "C" void tband_freertos_hook_queue_receive(std::uint32_t queue_id, std::uint32_t waiting) {
+  trace_hook(kTsValueU32 | enc::QueueReceive::kId, queue_id, after_receive(waiting));
+}
+extern "C" void tband_freertos_hook_queue_receive_from_isr(std::uint32_t queue_id, std::uint32_t waiting) {
+  trace_hook(kTsValueU32 | enc::QueueReceiveFromIsr::kId, queue_id, after_receive(waiting));
+}
+extern "C" void tband_freertos_hook_queue_reset(std::uint32_t queue_id) {
+  trace_hook(kTsValue | enc::QueueReset::kId, queue_id, 0);
+}
+extern "C" void tband_freertos_hook_queue_cur_length(std::uint32_t queue_id, std::uint32_t length) {
+  trace_hook(kTsValueU32 | enc::QueueCurLength::kId, queue_id, length);
+}
+extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint32_t kind) {
+  trace_hook(kMetaValueU8 | enc::QueueKind::kId, queue_id, kind);
+}
+
+#endif  // tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1
+
+// ---- Task-local markers ------------------------------------------------------------
+
+#if TBAND_FREERTOS_MARKERS_ON
+static_assert(kTracksCurrentTask);
+
+extern "C" void tband_freertos_task_evtmarker_name(std::uint32_t id, const char* name) {
+  trace_hook(kMetaValueTaskStr | enc::TaskEvtmarkerName::kId, id, as_payload(name));
+}
+extern "C" void tband_freertos_task_evtmarker(std::uint32_t id, const char* msg) {
+  trace_hook(kTsValueStr | enc::TaskEvtmarker::kId, id, as_payload(msg));
+}
+extern "C" void tband_freertos_task_evtmarker_begin(std::uint32_t id, const char* msg) {
+  trace_hook(kTsValueStr | enc::TaskEvtmarkerBegin::kId, id, as_payload(msg));
+}
+extern "C" void tband_freertos_task_evtmarker_end(std::uint32_t id) {
+  trace_hook(kTsValue | enc::TaskEvtmarkerEnd::kId, id, 0);
+}
+extern "C" void tband_freertos_task_valmarker_name(std::uint32_t id, const char* name) {
+  trace_hook(kMetaValueTaskStr | enc::TaskValmarkerName::kId, id, as_payload(name));
+}
+extern "C" void tband_freertos_task_valmarker(std::uint32_t id, std::int64_t val) {
+  trace_hook(kTsValueS64 | enc::TaskValmarker::kId, id, static_cast<std::uint64_t>(val));
+}
+#endif
+
+#endif  // tband_configENABLE == 1 && tband_configFREERTOS_TRACE_ENABLE == 1
