@@ -1,6 +1,7 @@
 // The FreeRTOS part of the interpreter: one process per task (state slices,
 // running slices, priority counter, task-local markers), a "Running task"
-// track per core, a fill counter per queue and "taken by" slices per mutex.
+// track per core (the idle task included), a fill counter per queue and
+// "taken by" slices per mutex.
 // Task states follow the kernel hooks: a task that blocks, delays, suspends or
 // is deleted while running changes state when it is switched out.
 #include "trace/interpreter.hpp"
@@ -73,6 +74,9 @@ void TraceInterpreter::set_priority(std::uint32_t id, std::uint64_t ts_ns, std::
 
 void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
   Task& next = task(e.task_id);
+  if (c.core.current_task == e.task_id && next.running_on == c.origin.core) {
+    return;  // the scheduler kept the running task (it yielded with nothing else ready): no switch
+  }
   if (c.core.current_task) {
     Task& prev = task(*c.core.current_task);
     if (prev.running_on) {
@@ -97,10 +101,11 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
   next.running_on = c.origin.core;
   next.switched_out_state = "Ready";
   c.core.current_task = e.task_id;
-  if (next.kind != TaskKind::kIdle) {
-    timeline_.slice_begin(c.ts_ns, c.core.running_task_track, names_.intern(task_label(e.task_id)));
-    c.core.running_slice_open = true;
-  }
+  // Every task, the idle task too (marked, so that idle time stands out): a
+  // gap would look like the core ran something unknown.
+  const std::string label = task_label(e.task_id) + (next.kind == TaskKind::kIdle ? " (idle)" : "");
+  timeline_.slice_begin(c.ts_ns, c.core.running_task_track, names_.intern(label));
+  c.core.running_slice_open = true;
 }
 
 void TraceInterpreter::handle(const TaskToRdyState& e, Context& c) {

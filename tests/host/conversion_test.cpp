@@ -107,6 +107,27 @@ TEST(Conversion, DiagnosticsAreCountedAndOnTheDiagnosticsTrack) {
   EXPECT_TRUE(found_drop);
 }
 
+// The runtime's streaming start sends core_id stamped 0 before the metadata
+// (ts_resolution_ns among it): tick 0 is 0 ns whatever the resolution, so
+// only later events before the resolution are a problem.
+TEST(Conversion, OnlyEventsAfterTickZeroNeedTheResolutionFirst) {
+  TraceBuilder start;
+  start.add([](std::uint8_t* b) { return enc::encode_core_id(b, 0, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 10); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_name(b, 1, "tick"); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 5, 1); });
+  const Converted ok = convert_trace(start, "resolution_after_tick_zero");
+  EXPECT_EQ(ok.result.diagnostics.count(DiagnosticKind::kNoTimestampResolution), 0u) << ok.result.diagnostics.summary();
+  EXPECT_EQ(ok.view.track("tick", "Core 0").slices.at(0).begin_ns, 50u);
+
+  TraceBuilder late;
+  late.add([](std::uint8_t* b) { return enc::encode_isr_name(b, 1, "tick"); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 5, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 10); });
+  const Converted diagnosed = convert_trace(late, "resolution_after_an_event");
+  EXPECT_EQ(diagnosed.result.diagnostics.count(DiagnosticKind::kNoTimestampResolution), 1u);
+}
+
 TEST(Conversion, CorruptFrameInTheMiddleTheRestStillConverts) {
   TraceBuilder t = markers_trace();
   std::vector<std::uint8_t> bytes = t.bytes();

@@ -97,12 +97,34 @@ TEST(FreeRtos, TasksBecomeProcessesWithStateRunningAndPriorityTracks) {
   EXPECT_EQ(counter_values(c.view.track("Priority", "sender")), (std::vector<std::int64_t>{2, 3, 2}));
 }
 
-TEST(FreeRtos, RunningTaskTrackPerCoreSkipsTheIdleTask) {
+TEST(FreeRtos, RunningTaskTrackPerCoreShowsEveryTaskTheIdleTaskMarked) {
   const Converted c = convert_trace(scheduler_trace(), "freertos_running");
   const ViewTrack& core = c.view.track("Running task", "Core 0");
-  EXPECT_EQ(slice_names(core), (std::vector<std::string>{"sender", "receiver", "sender"}));
-  EXPECT_EQ(core.slices[1].end_ns, 1600u);  // idle takes over: no slice
-  EXPECT_EQ(core.slices[2].end_ns, 2000u);
+  EXPECT_EQ(slice_names(core), (std::vector<std::string>{"sender", "receiver", "IDLE (idle)", "sender", "IDLE (idle)"}));
+  EXPECT_EQ(core.slices[1].end_ns, 1600u);
+  EXPECT_EQ(core.slices[2].begin_ns, 1600u);
+  EXPECT_EQ(core.slices[2].end_ns, 1800u);
+  EXPECT_EQ(core.slices[3].end_ns, 2000u);
+}
+
+// A task that yields with nothing else ready is "switched in" again (every
+// yield, on a kernel without preemption): that is no switch.
+TEST(FreeRtos, SwitchingInTheRunningTaskAgainChangesNothing) {
+  TraceBuilder t;
+  t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_task_name(b, 1, "worker"); })
+      .add([](std::uint8_t* b) { return enc::encode_task_name(b, 2, "other"); })
+      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 10, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 20, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 30, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 40, 2); });
+  const Converted c = convert_trace(t, "freertos_same_task");
+  const ViewTrack& running = c.view.track("Running", "worker");
+  ASSERT_EQ(running.slices.size(), 1u);
+  EXPECT_EQ(running.slices[0].begin_ns, 10u);
+  EXPECT_EQ(running.slices[0].end_ns, 40u);
+  EXPECT_EQ(slice_names(c.view.track("State", "worker")), (std::vector<std::string>{"Running on core 0", "Ready"}));
+  EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")), (std::vector<std::string>{"worker", "other"}));
 }
 
 TEST(FreeRtos, QueuesAreFillCountersAndMutexesHolderSlices) {
