@@ -1,0 +1,11 @@
+/* Scenario kernel: one core, cooperative (no preemption), traced by tband. */
+#ifndef FREERTOS_CONFIG_H
+#define FREERTOS_CONFIG_H
+
+#include "standin_config.h"
+#define configUSE_PREEMPTION 0
+#define configUSE_TRACE_FACILITY 1
+
+#include "tband.h" /* last: tband's trace macros */
+
+#endif /* FREERTOS_CONFIG_H */

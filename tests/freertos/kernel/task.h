@@ -1,0 +1,87 @@
+/* Stand-in for the FreeRTOS kernel's task.h: the task API the stand-in's
+ * tasks.c implements (see FreeRTOS.h), with the real names and signatures,
+ * plus the stand-in's scenario controls (standin_*). */
+#ifndef INC_TASK_H
+#define INC_TASK_H
+
+#ifndef INC_FREERTOS_H
+#error "include FreeRTOS.h must appear in source files before include task.h"
+#endif
+
+#include "list.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define tskKERNEL_VERSION_MAJOR STANDIN_KERNEL_VERSION
+#define tskIDLE_PRIORITY ((UBaseType_t)0U)
+
+struct tskTaskControlBlock; /* The old naming convention is used to prevent breaking kernel aware debuggers. */
+typedef struct tskTaskControlBlock* TaskHandle_t;
+
+typedef enum { eRunning = 0, eReady, eBlocked, eSuspended, eDeleted, eInvalid } eTaskState;
+
+#define taskENTER_CRITICAL() portENTER_CRITICAL()
+#define taskEXIT_CRITICAL() portEXIT_CRITICAL()
+#define taskENTER_CRITICAL_FROM_ISR() portSET_INTERRUPT_MASK_FROM_ISR()
+#define taskEXIT_CRITICAL_FROM_ISR(x) portCLEAR_INTERRUPT_MASK_FROM_ISR(x)
+#define taskYIELD() portYIELD()
+
+BaseType_t xTaskCreate(TaskFunction_t pxTaskCode, const char* const pcName, const uint16_t usStackDepth,
+                       void* const pvParameters, UBaseType_t uxPriority, TaskHandle_t* const pxCreatedTask);
+void vTaskDelete(TaskHandle_t xTaskToDelete);
+void vTaskDelay(const TickType_t xTicksToDelay);
+BaseType_t xTaskDelayUntil(TickType_t* const pxPreviousWakeTime, const TickType_t xTimeIncrement);
+void vTaskPrioritySet(TaskHandle_t xTask, UBaseType_t uxNewPriority);
+UBaseType_t uxTaskPriorityGet(const TaskHandle_t xTask);
+void vTaskSuspend(TaskHandle_t xTaskToSuspend);
+void vTaskResume(TaskHandle_t xTaskToResume);
+BaseType_t xTaskResumeFromISR(TaskHandle_t xTaskToResume);
+void vTaskStartScheduler(void);
+void vTaskSuspendAll(void);
+BaseType_t xTaskResumeAll(void);
+TickType_t xTaskGetTickCount(void);
+eTaskState eTaskGetState(TaskHandle_t xTask);
+TaskHandle_t xTaskGetCurrentTaskHandle(void);
+TaskHandle_t xTaskGetIdleTaskHandle(void);
+#if STANDIN_KERNEL_VERSION >= 11
+TaskHandle_t xTaskGetIdleTaskHandleForCore(BaseType_t xCoreID);
+#endif
+UBaseType_t uxTaskGetTaskNumber(TaskHandle_t xTask);
+void vTaskSetTaskNumber(TaskHandle_t xTask, const UBaseType_t uxHandle);
+
+/* Kernel-internal (used by queue.c and timers.c). */
+BaseType_t xTaskIncrementTick(void);
+#if configNUMBER_OF_CORES == 1
+void vTaskSwitchContext(void);
+#else
+void vTaskSwitchContext(BaseType_t xCoreID);
+#endif
+void vTaskPlaceOnEventList(List_t* const pxEventList, const TickType_t xTicksToWait);
+BaseType_t xTaskRemoveFromEventList(List_t* const pxEventList);
+BaseType_t xTaskPriorityInherit(TaskHandle_t const pxMutexHolder);
+BaseType_t xTaskPriorityDisinherit(TaskHandle_t const pxMutexHolder);
+TaskHandle_t pvTaskIncrementMutexHeldCount(void);
+void vTaskMissedYield(void);
+
+/* ---- Stand-in scenario controls: what the hardware and the port would do ---- */
+/* The core the calling code runs on from now on (interrupts and tasks alike). */
+void standin_set_core(BaseType_t xCoreID);
+/* SMP: the port starting the scheduler on another core (its first switch). */
+void standin_start_core(BaseType_t xCoreID);
+/* An interrupt on the current core: between enter and exit the code is in
+ * interrupt context; a switch requested inside happens at the exit. */
+void standin_isr_enter(void);
+void standin_isr_exit(void);
+/* The tick interrupt: xTaskIncrementTick() and the switch it asks for. */
+void standin_tick(void);
+/* The task running on a core, and a task's name. */
+TaskHandle_t standin_running(BaseType_t xCoreID);
+const char* standin_task_name(TaskHandle_t xTask);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_TASK_H */

@@ -1,0 +1,123 @@
+// What the FreeRTOS scenarios share: the tracer streaming into a capture
+// from boot, a manual clock, the stand-in kernel's cores kept in step with
+// the host port's, and the conversion of the captured streams with the real
+// converter (read back as a user sees it in Perfetto).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "FreeRTOS.h"
+#include "convert_helper.hpp"
+#include "queue.h"
+#include "semphr.h"
+#include "task.h"
+#include "tband.h"
+#include "tband_port.h"
+#include "timers.h"
+#include "trace_capture.hpp"
+
+extern "C" void standin_set_core_observer(void (*observer)(BaseType_t));
+
+namespace tband::test {
+
+inline void follow_core(BaseType_t core) { tband_host_set_core_id(static_cast<unsigned>(core)); }
+
+/// The event names of a decoded stream, without the periodic dropped_evt_cnt.
+inline std::vector<std::string> event_names(const std::vector<DecodedEvent>& events) {
+  std::vector<std::string> names;
+  for (const DecodedEvent& e : events) {
+    if (!e.dropped_cnt) {
+      names.push_back(e.name);
+    }
+  }
+  return names;
+}
+
+/// The texts of the events with this name.
+inline std::vector<std::string> texts_of(const std::vector<DecodedEvent>& events, const std::string& name) {
+  std::vector<std::string> out;
+  for (const DecodedEvent& e : events) {
+    if (e.name == name) {
+      out.push_back(e.text);
+    }
+  }
+  return out;
+}
+
+inline std::vector<std::string> slice_names(const ViewTrack& t) {
+  std::vector<std::string> names;
+  for (const ViewSlice& s : t.slices) {
+    names.push_back(s.name);
+  }
+  return names;
+}
+
+inline std::vector<std::int64_t> counter_values(const ViewTrack& t) {
+  std::vector<std::int64_t> values;
+  for (const auto& [ts, v] : t.counter) {
+    values.push_back(v);
+  }
+  return values;
+}
+
+class Scenario : public ::testing::Test {
+ protected:
+  /// Streaming starts at boot unless the scenario asks otherwise.
+  void SetUp() override {
+    standin_set_core_observer(&follow_core);
+    standin_set_core(0);
+    tband_host_set_clock(TBAND_HOST_CLOCK_MANUAL);
+    at(1);
+    tband_gather_system_metadata();
+    if (start_streaming_at_boot_) {
+      ASSERT_EQ(tband_start_streaming(), 0);
+    }
+  }
+  void TearDown() override { (void)tband_stop_streaming(); }
+
+  /// The clock reads t (ns) from now on.
+  static void at(std::uint64_t t) { tband_host_set_time(t); }
+
+  /// vTaskStartScheduler(); the timer task, which runs first (it has the
+  /// highest priority), waits for a command as it does with no timer set.
+  static void start_scheduler() {
+    vTaskStartScheduler();
+    ASSERT_STREQ(standin_task_name(standin_running(0)), "Tmr Svc");
+    standin_timer_task_wait();
+  }
+
+  /// An interrupt on the current core: tband's ISR hooks and the kernel's
+  /// interrupt context around body.
+  template <class Body>
+  static void interrupt(std::uint32_t isr_id, Body&& body) {
+    standin_isr_enter();
+    tband_isr_enter(isr_id);
+    body();
+    tband_isr_exit(isr_id);
+    standin_isr_exit();
+  }
+
+  static std::string running(BaseType_t core = 0) { return standin_task_name(standin_running(core)); }
+
+  std::vector<DecodedEvent> events(unsigned core = 0) const { return capture_.decoded(core); }
+
+  /// Converts what each core streamed, as `tband conv core0.bin@0 core1.bin@1 ...` would.
+  Converted convert(const std::string& name, unsigned cores = 1) const {
+    std::vector<std::string> inputs;
+    for (unsigned core = 0; core < cores; ++core) {
+      TraceBuilder file;
+      file.raw(capture_.bytes(core));
+      inputs.push_back(file.write(name + ".core" + std::to_string(core) + ".bin") + "@" + std::to_string(core));
+    }
+    return convert_files(inputs, name, TraceMode::kFreeRtos, cores);
+  }
+
+  bool start_streaming_at_boot_ = true;
+  TraceCapture capture_;
+};
+
+}  // namespace tband::test

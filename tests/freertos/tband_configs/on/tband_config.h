@@ -1,0 +1,6 @@
+/* FreeRTOS tracing, streaming backend, one core; metadata buffer large
+ * enough for every name of the scenarios. */
+#define tband_configENABLE 1
+#define tband_configUSE_BACKEND_STREAMING 1
+#define tband_configFREERTOS_TRACE_ENABLE 1
+#define tband_configMETADATA_BUF_SIZE 1024

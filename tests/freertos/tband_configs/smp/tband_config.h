@@ -1,0 +1,6 @@
+/* FreeRTOS tracing, streaming backend, two cores (host threads' core ids). */
+#define tband_configENABLE 1
+#define tband_configUSE_BACKEND_STREAMING 1
+#define tband_configFREERTOS_TRACE_ENABLE 1
+#define tband_configMETADATA_BUF_SIZE 1024
+#define TBAND_HOST_CORES 2

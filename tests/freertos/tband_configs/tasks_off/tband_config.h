@@ -1,0 +1,6 @@
+/* FreeRTOS tracing without task tracing: ids, names and queue traffic only. */
+#define tband_configENABLE 1
+#define tband_configUSE_BACKEND_STREAMING 1
+#define tband_configFREERTOS_TRACE_ENABLE 1
+#define tband_configFREERTOS_TASK_TRACE_ENABLE 0
+#define tband_configMETADATA_BUF_SIZE 1024
