@@ -1,7 +1,7 @@
 // The FreeRTOS part of the interpreter: one process per task (state slices,
-// running slices, priority counter, task-local markers), a "Running task"
-// track per core (the idle task included), a fill counter per queue and
-// "taken by" slices per mutex.
+// running slices, priority counter, task-local markers; the idle and timer
+// tasks say so in their names), a "Running task" track per core (the idle
+// task included), a fill counter per queue and "taken by" slices per mutex.
 // Task states follow the kernel hooks: a task that blocks, delays, suspends or
 // is deleted while running changes state when it is switched out.
 #include "trace/interpreter.hpp"
@@ -101,10 +101,9 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
   next.running_on = c.origin.core;
   next.switched_out_state = "Ready";
   c.core.current_task = e.task_id;
-  // Every task, the idle task too (marked, so that idle time stands out): a
-  // gap would look like the core ran something unknown.
-  const std::string label = task_label(e.task_id) + (next.kind == TaskKind::kIdle ? " (idle)" : "");
-  timeline_.slice_begin(c.ts_ns, c.core.running_task_track, names_.intern(label));
+  // Every task, the idle task too: a gap would look like the core ran
+  // something unknown.
+  timeline_.slice_begin(c.ts_ns, c.core.running_task_track, names_.intern(task_label(e.task_id)));
   c.core.running_slice_open = true;
 }
 
@@ -171,11 +170,36 @@ void TraceInterpreter::leave(std::uint32_t id, std::string state, Context& c) {
 void TraceInterpreter::handle(const TaskName& e, Context&) {
   Task& t = task(e.task_id);
   t.name.assign(e.name);
-  timeline_.rename(t.process, t.name);
+  name_task_process(t);
 }
 
-void TraceInterpreter::handle(const TaskIsIdleTask& e, Context&) { task(e.task_id).kind = TaskKind::kIdle; }
-void TraceInterpreter::handle(const TaskIsTimerTask& e, Context&) { task(e.task_id).kind = TaskKind::kTimer; }
+// The kernel's own tasks say what they are in their process's name; the
+// marks may come after the task ran (V11 sends them once the scheduler has
+// switched in its first task), so the process is renamed, not its slices.
+void TraceInterpreter::name_task_process(Task& t) {
+  std::string name = t.name;
+  if (t.kind == TaskKind::kIdle) {
+    name += " (idle task, core " + std::to_string(t.idle_core) + ")";
+  } else if (t.kind == TaskKind::kTimer) {
+    name += " (timer task)";
+  }
+  if (!t.name.empty()) {
+    timeline_.rename(t.process, name);
+  }
+}
+
+void TraceInterpreter::handle(const TaskIsIdleTask& e, Context&) {
+  Task& t = task(e.task_id);
+  t.kind = TaskKind::kIdle;
+  t.idle_core = e.core_id;
+  name_task_process(t);
+}
+
+void TraceInterpreter::handle(const TaskIsTimerTask& e, Context&) {
+  Task& t = task(e.task_id);
+  t.kind = TaskKind::kTimer;
+  name_task_process(t);
+}
 
 // ---- queues ---------------------------------------------------------------------------
 
@@ -206,12 +230,17 @@ void TraceInterpreter::queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::ui
     timeline_.counter(ts_ns, q.track, fill);
     return;
   }
-  // A mutex holds one item while free: 0 means taken.
+  // A mutex holds one item while free: 0 means taken, by the task that took
+  // it. Empty without a taker is a mutex not given yet: the kernel creates
+  // mutexes empty (the hooks report that) and gives them at once.
   if (q.slice_open) {
     timeline_.slice_end(ts_ns, q.track);
+    q.slice_open = false;
   }
-  const std::string state = fill == 0 ? (by_task ? "Taken by " + task_label(*by_task) : std::string{"Taken"})
-                                      : std::string{"Available"};
+  if (fill == 0 && !by_task) {
+    return;
+  }
+  const std::string state = fill == 0 ? "Taken by " + task_label(*by_task) : std::string{"Available"};
   timeline_.slice_begin(ts_ns, q.track, names_.intern(state));
   q.slice_open = true;
 }

@@ -80,6 +80,7 @@ class TraceInterpreter {
     TrackId process = 0, state_track = 0, running_track = 0, priority_track = 0;
     std::string name;
     TaskKind kind = TaskKind::kNormal;
+    std::uint32_t idle_core = 0;              // kind kIdle: the core it is the idle task of
     std::optional<std::uint32_t> running_on;  // core
     bool has_state = false;
     std::string state;                          // the open state slice
@@ -180,6 +181,7 @@ class TraceInterpreter {
   // FreeRTOS helpers (freertos.cpp)
   Task& task(std::uint32_t id);
   std::string task_label(std::uint32_t id);
+  void name_task_process(Task& t);
   void set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state);
   Task* current_task(Context& c, std::string_view event_name);
   void block_current(Context& c, std::string_view event_name, std::string state);

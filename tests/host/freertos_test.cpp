@@ -97,10 +97,12 @@ TEST(FreeRtos, TasksBecomeProcessesWithStateRunningAndPriorityTracks) {
   EXPECT_EQ(counter_values(c.view.track("Priority", "sender")), (std::vector<std::int64_t>{2, 3, 2}));
 }
 
-TEST(FreeRtos, RunningTaskTrackPerCoreShowsEveryTaskTheIdleTaskMarked) {
+TEST(FreeRtos, RunningTaskTrackPerCoreShowsEveryTaskTheIdleTaskToo) {
   const Converted c = convert_trace(scheduler_trace(), "freertos_running");
   const ViewTrack& core = c.view.track("Running task", "Core 0");
-  EXPECT_EQ(slice_names(core), (std::vector<std::string>{"sender", "receiver", "IDLE (idle)", "sender", "IDLE (idle)"}));
+  EXPECT_EQ(slice_names(core), (std::vector<std::string>{"sender", "receiver", "IDLE", "sender", "IDLE"}));
+  // The idle task's process says what it is.
+  EXPECT_TRUE(c.view.has_track("Running", "IDLE (idle task, core 0)"));
   EXPECT_EQ(core.slices[1].end_ns, 1600u);
   EXPECT_EQ(core.slices[2].begin_ns, 1600u);
   EXPECT_EQ(core.slices[2].end_ns, 1800u);
@@ -132,6 +134,22 @@ TEST(FreeRtos, QueuesAreFillCountersAndMutexesHolderSlices) {
   EXPECT_EQ(counter_values(c.view.track("jobs fill", "")), (std::vector<std::int64_t>{0, 1, 2, 1, 0}));
   EXPECT_EQ(slice_names(c.view.track("bus_lock holder", "")),
             (std::vector<std::string>{"Available", "Taken by sender", "Available"}));
+}
+
+// The kernel creates a mutex empty (the hooks report a fill of 0) and gives
+// it at once: it is available from then on, never "taken" by nobody.
+TEST(FreeRtos, AMutexIsAvailableOnceTheKernelGivesIt) {
+  TraceBuilder t;
+  t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_name(b, 1, "lock"); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_created(b, 10, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_kind(b, 1, enc::FrQueueKind::FRQK_MUTEX); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_cur_length(b, 10, 1, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_send(b, 10, 1, 1); });
+  const Converted c = convert_trace(t, "freertos_mutex_created");
+  const ViewTrack& holder = c.view.track("lock holder", "");
+  EXPECT_EQ(slice_names(holder), (std::vector<std::string>{"Available"}));
+  EXPECT_EQ(holder.slices.at(0).begin_ns, 10u);
 }
 
 TEST(FreeRtos, TaskLocalMarkersLiveInTheirTasksProcess) {
