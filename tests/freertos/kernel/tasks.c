@@ -177,15 +177,8 @@ static void prvAddNewTaskToReadyList(TCB_t* pxNewTCB) {
       pxCurrentTCB = pxNewTCB;
     }
 #else
-    if (xSchedulerRunning == pdFALSE) {
-      for (BaseType_t xCoreID = 0; xCoreID < configNUMBER_OF_CORES; xCoreID++) {
-        if (pxCurrentTCBs[xCoreID] == NULL) {
-          pxNewTCB->xTaskRunState = xCoreID;
-          pxCurrentTCBs[xCoreID] = pxNewTCB;
-          break;
-        }
-      }
-    }
+    /* SMP: every core starts on its idle task (assigned in
+     * vTaskStartScheduler()). */
 #endif
     uxTaskNumber++;
 #if configUSE_TRACE_FACILITY == 1
@@ -325,6 +318,12 @@ void vTaskStartScheduler(void) {
     cIdleName[xLength + 1] = '\0';
 #endif
     xReturn = xTaskCreate(prvIdleTask, cIdleName, 128, NULL, tskIDLE_PRIORITY, &xIdleTaskHandles[xCoreID]);
+#if configNUMBER_OF_CORES > 1
+    if (xReturn == pdPASS) {
+      xIdleTaskHandles[xCoreID]->xTaskRunState = xCoreID;
+      pxCurrentTCBs[xCoreID] = xIdleTaskHandles[xCoreID];
+    }
+#endif
   }
 #else
   xReturn = xTaskCreate(prvIdleTask, configIDLE_TASK_NAME, 128, NULL, tskIDLE_PRIORITY, &xIdleTaskHandle);
@@ -348,6 +347,8 @@ void vTaskStartScheduler(void) {
 }
 
 #if configNUMBER_OF_CORES > 1
+/* The port starts another core on its idle task (no hook), and the core's
+ * first yield picks what it should run. */
 void standin_start_core(BaseType_t xCoreID) {
   standin_set_core(xCoreID);
   vTaskSwitchContext(xCoreID);

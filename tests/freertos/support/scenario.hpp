@@ -82,12 +82,24 @@ class Scenario : public ::testing::Test {
   /// The clock reads t (ns) from now on.
   static void at(std::uint64_t t) { tband_host_set_time(t); }
 
-  /// vTaskStartScheduler(); the timer task, which runs first (it has the
-  /// highest priority), waits for a command as it does with no timer set.
+  /// vTaskStartScheduler(); on one core the timer task runs first (it has
+  /// the highest priority) and waits for a command, as it does with no timer
+  /// set. (SMP cores start on their idle tasks: the scenario goes on.)
   static void start_scheduler() {
     vTaskStartScheduler();
+#if configNUMBER_OF_CORES == 1
     ASSERT_STREQ(standin_task_name(standin_running(0)), "Tmr Svc");
     standin_timer_task_wait();
+#endif
+  }
+
+  /// start_scheduler(), and on V10 (no traceSTARTING_SCHEDULER) what the
+  /// application does instead: tell the tracer the idle and timer tasks.
+  static void boot() {
+    start_scheduler();
+#if STANDIN_KERNEL_VERSION == 10
+    tband_freertos_scheduler_started();
+#endif
   }
 
   /// An interrupt on the current core: tband's ISR hooks and the kernel's
