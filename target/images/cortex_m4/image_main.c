@@ -1,6 +1,7 @@
 /* A minimal Cortex-M4 image for the size and stack figures in
  * target/RESULTS.md (C11). It starts the backend, calls every tracing hook
- * once and stops the backend; with TBAND_IMAGE_FULL_API it also calls every
+ * once (with the FreeRTOS module, its hooks too, as the kernel would) and
+ * stops the backend; with TBAND_IMAGE_FULL_API it also calls every
  * other API function of its configuration once. TBAND_IMAGE_NO_CALLS builds
  * the same image without any call, to show that a disabled tracer adds no
  * code. The images are built and measured, not run. */
@@ -51,6 +52,40 @@ int main(void) {
   tband_valmarker(3, -5);
   tband_evtmarker_end(2);
   tband_isr_exit(1);
+#if tband_configENABLE == 1 && tband_configFREERTOS_TRACE_ENABLE == 1
+  const uint32_t task = tband_freertos_hook_task_created(2, "worker");
+  const uint32_t queue = tband_freertos_hook_queue_created(TBAND_FRQK_QUEUE);
+  tband_freertos_hook_queue_name(queue, "jobs");
+  tband_freertos_hook_idle_task(task, 0);
+  tband_freertos_hook_timer_task(task);
+  tband_freertos_hook_task_switched_in(task, false);
+  tband_freertos_hook_task_to_rdy_state(task);
+  tband_freertos_hook_task_resumed(task);
+  tband_freertos_hook_task_resumed_from_isr(task);
+  tband_freertos_hook_task_suspended(task);
+  tband_freertos_hook_task_deleted(task);
+  tband_freertos_hook_curtask_delay(10);
+  tband_freertos_hook_curtask_delay_until(100);
+  tband_freertos_hook_task_priority_set(task, 3);
+  tband_freertos_hook_task_priority_inherit(task, 4);
+  tband_freertos_hook_task_priority_disinherit(task, 3);
+  tband_freertos_hook_block_on_queue_send(queue, 5);
+  tband_freertos_hook_block_on_queue_receive(queue, 5);
+  tband_freertos_hook_block_on_queue_peek(queue, 5);
+  tband_freertos_hook_queue_send(queue, 0, 4);
+  tband_freertos_hook_queue_send_from_isr(queue, 1, 4);
+  tband_freertos_hook_queue_receive(queue, 2);
+  tband_freertos_hook_queue_receive_from_isr(queue, 1);
+  tband_freertos_hook_queue_reset(queue);
+  tband_freertos_hook_queue_cur_length(queue, 0);
+  tband_freertos_hook_queue_kind(queue, TBAND_FRQK_QUEUE_SET);
+  tband_freertos_task_evtmarker_name(5, "step");
+  tband_freertos_task_evtmarker(5, "go");
+  tband_freertos_task_evtmarker_begin(5, "acq");
+  tband_freertos_task_evtmarker_end(5);
+  tband_freertos_task_valmarker_name(6, "depth");
+  tband_freertos_task_valmarker(6, -2);
+#endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1
   (void)tband_stop_snapshot();
 #else
