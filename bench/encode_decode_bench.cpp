@@ -14,6 +14,7 @@
 #include <benchmark/benchmark.h>
 
 #include "benchmark_mix.hpp"
+#include "mix_encoder.hpp"
 #include "decode/stream_decoder.hpp"
 #include "tband_encode.hpp"
 #include "tband_events.hpp"
@@ -27,17 +28,7 @@ namespace enc = tband::enc;
 constexpr std::size_t kCycles = 100000;  // 500k events per pass
 constexpr std::size_t kEvents = kCycles * tband::bench::kMixEventsPerCycle;
 
-std::size_t encode_step(const MixStep& step, std::uint8_t* out) {
-  switch (step.kind) {
-    case MixStep::Kind::kIsrEnter: return enc::encode_isr_enter(out, step.ts, tband::bench::kMixIsrId);
-    case MixStep::Kind::kEvtmarkerBegin:
-      return enc::encode_evtmarker_begin(out, step.ts, tband::bench::kMixEvtmarkerId, tband::bench::kMixMessage);
-    case MixStep::Kind::kValmarker: return enc::encode_valmarker(out, step.ts, tband::bench::kMixValmarkerId, step.value);
-    case MixStep::Kind::kEvtmarkerEnd: return enc::encode_evtmarker_end(out, step.ts, tband::bench::kMixEvtmarkerId);
-    case MixStep::Kind::kIsrExit: return enc::encode_isr_exit(out, step.ts, tband::bench::kMixIsrId);
-  }
-  return 0;
-}
+std::size_t encode_step(const MixStep& step, std::uint8_t* out) { return tband::bench::encode_mix_step(step, out); }
 
 std::vector<MixStep> mix_steps() {
   std::vector<MixStep> steps(kEvents);

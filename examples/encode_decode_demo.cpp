@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "benchmark_mix.hpp"
+#include "mix_encoder.hpp"
 #include "decode/event_format.hpp"
 #include "decode/stream_decoder.hpp"
 #include "tband_encode.hpp"
@@ -50,18 +50,7 @@ std::vector<std::uint8_t> build_example() {
   tband::bench::BenchmarkMix mix;
   for (int i = 0; i < 2 * tband::bench::kMixEventsPerCycle; ++i) {
     const tband::bench::MixStep s = mix.next();
-    using Kind = tband::bench::MixStep::Kind;
-    w.add([&](std::uint8_t* b) -> std::size_t {
-      switch (s.kind) {
-        case Kind::kIsrEnter: return enc::encode_isr_enter(b, s.ts, tband::bench::kMixIsrId);
-        case Kind::kEvtmarkerBegin:
-          return enc::encode_evtmarker_begin(b, s.ts, tband::bench::kMixEvtmarkerId, tband::bench::kMixMessage);
-        case Kind::kValmarker: return enc::encode_valmarker(b, s.ts, tband::bench::kMixValmarkerId, s.value);
-        case Kind::kEvtmarkerEnd: return enc::encode_evtmarker_end(b, s.ts, tband::bench::kMixEvtmarkerId);
-        case Kind::kIsrExit: return enc::encode_isr_exit(b, s.ts, tband::bench::kMixIsrId);
-      }
-      return 0;
-    });
+    w.add([&](std::uint8_t* b) { return tband::bench::encode_mix_step(s, b); });
   }
   w.add([](std::uint8_t* b) { return enc::encode_queue_kind(b, 3, enc::FrQueueKind::FRQK_MUTEX); });
   std::printf("%zu events, %zu bytes\n\n", w.events(), w.bytes().size());

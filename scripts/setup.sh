@@ -14,6 +14,10 @@ packages=(
   clang libclang-rt-14-dev
   # Cortex-M cross-compiler for the target code
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib
+  # the tband CLI: Perfetto protobuf, JSON, command line, HTTP server
+  protobuf-compiler libprotobuf-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
+  # CLI benchmark: babeltrace2 decodes the same events as CTF; GNU time for peak RSS
+  babeltrace2 time
 )
 
 missing=()

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from .support import REPO, run_codegen
 
-COPIED = ["CMakeLists.txt", "cmake", "codegen", "schema", "generated", "host", "tests", "bench", "examples", "target"]
+COPIED = ["CMakeLists.txt", "cmake", "codegen", "schema", "generated", "host", "tests", "bench", "examples", "target",
+          "tools"]
 GENERATED = [
     "target/tband_encode.hpp",
     "host/tband_events.hpp",

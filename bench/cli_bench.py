@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Benchmark of the tband command on the benchmark mix (bench/benchmark_mix.hpp),
+against babeltrace2 decoding the same events as CTF, in the same run.
+
+For each command: the median wall time of --runs runs (whole process, file in
+the page cache after a warm-up run), events/s, input MB/s and peak RSS (from
+wait4). Prints a table and the targets of issue 4; --json writes the figures.
+
+  bench/cli_bench.py --build build --events 10000000
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TIME = "/usr/bin/time"  # GNU time, Debian package "time"
+
+TARGETS = {
+    "conversion_events_per_s": 20e6,
+    "conversion_peak_rss_mb": 100,
+    "perfetto_bytes_per_event": 30,
+    "decode_events_per_s": 40e6,
+}
+
+
+def measure(cmd, runs, stdout_path=os.devnull):
+    """Median wall seconds and max peak RSS (MB) over runs, after one warm-up.
+    Peak RSS comes from GNU time (a forked Python child would report Python's
+    own memory until exec)."""
+    walls, rss, cpus = [], [], []
+    with tempfile.NamedTemporaryFile("r") as rss_file:
+        for i in range(runs + 1):
+            with open(stdout_path, "wb") as out:
+                start = time.perf_counter()
+                proc = subprocess.run([TIME, "-f", "%U %S %M", "-o", rss_file.name, *map(str, cmd)],
+                                      stdout=out, stderr=subprocess.PIPE)
+                wall = time.perf_counter() - start
+            if proc.returncode != 0:
+                sys.exit(f"{' '.join(map(str, cmd))} failed:\n{proc.stderr.decode(errors='replace')}")
+            if i > 0:  # the first run warms the page cache
+                walls.append(wall)
+                rss_file.seek(0)
+                user, system, kb = rss_file.read().split()[-3:]
+                rss.append(int(kb) / 1024)
+                cpus.append(float(user) + float(system))
+    return statistics.median(walls), max(rss), walls, statistics.median(cpus)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build", help="CMake build directory")
+    ap.add_argument("--events", type=int, default=10_000_000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--babeltrace-runs", type=int, default=3)
+    ap.add_argument("--json", help="also write the figures here")
+    ap.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    args = ap.parse_args()
+
+    build = Path(args.build)
+    tband = build / "host/cli/tband"
+    make_trace = build / "tools/tband_make_trace"
+    babeltrace = shutil.which("babeltrace2")
+    with tempfile.TemporaryDirectory(prefix="tband_bench_") as tmp:
+        tmp = Path(tmp)
+        trace, ctf, pftrace = tmp / "mix.bin", tmp / "ctf", tmp / "mix.pftrace"
+        subprocess.run([make_trace, "mix", str(args.events), trace], check=True)
+        subprocess.run([make_trace, "ctf-mix", str(args.events), ctf], check=True)
+        n = args.events + 4  # the mix and its four metadata events (resolution, three names)
+        in_mb = trace.stat().st_size / 1e6
+
+        rows = {}
+        def add(name, cmd, events, runs, stdout_path=os.devnull, input_mb=None):
+            wall, rss, walls, cpu = measure(cmd, runs, stdout_path)
+            rows[name] = {"command": " ".join(map(str, cmd)), "median_s": wall, "runs_s": walls, "cpu_s": cpu,
+                          "events_per_s": events / wall, "peak_rss_mb": rss,
+                          "input_mb_per_s": (input_mb / wall) if input_mb else None}
+
+        add("tband dump --stats (decode only)", [tband, "dump", "--stats", trace], n, args.runs, input_mb=in_mb)
+        add("tband conv -o (Perfetto)", [tband, "conv", trace, "-o", pftrace, "--no-progress"], n, args.runs,
+            input_mb=in_mb)
+        out_bytes = pftrace.stat().st_size
+        add("tband dump (text lines)", [tband, "dump", trace], n, args.runs, input_mb=in_mb)
+        if babeltrace:
+            ctf_mb = sum(p.stat().st_size for p in ctf.iterdir()) / 1e6
+            count = subprocess.run(
+                [babeltrace, "run", "--component=src:source.ctf.fs", f"--params=inputs=[\"{ctf}\"]",
+                 "--component=sink:sink.utils.counter", "--connect=src:sink"],
+                capture_output=True, text=True, check=True).stdout
+            if f"{args.events} Event messages" not in " ".join(count.split()):
+                sys.exit(f"babeltrace2 does not see {args.events} events in the CTF trace:\n{count}")
+            add("babeltrace2 CTF -> dummy sink", [babeltrace, "run", "--component=src:source.ctf.fs",
+                f"--params=inputs=[\"{ctf}\"]", "--component=sink:sink.utils.dummy", "--connect=src:sink"],
+                args.events, args.babeltrace_runs, input_mb=ctf_mb)
+            add("babeltrace2 CTF -> text", [babeltrace, str(ctf)], args.events, args.babeltrace_runs, input_mb=ctf_mb)
+        else:
+            print("note: babeltrace2 not installed (apt-get install babeltrace2): no comparison", file=sys.stderr)
+
+    print(f"{args.events:,} events of the benchmark mix, {in_mb:.1f} MB ({in_mb * 1e6 / n:.2f} bytes/event); "
+          f"medians of {args.runs} runs (babeltrace2: {args.babeltrace_runs})\n")
+    print(f"| {'command':34} | {'median':>8} | {'M events/s':>10} | {'input MB/s':>10} | {'peak RSS':>9} "
+          f"| {'CPU (user+sys)':>14} |")
+    print(f"|{'-' * 36}|{'-' * 10}|{'-' * 12}|{'-' * 12}|{'-' * 11}|{'-' * 16}|")
+    for name, r in rows.items():
+        mbps = f"{r['input_mb_per_s']:.0f}" if r["input_mb_per_s"] else "-"
+        print(f"| {name:34} | {r['median_s']:7.3f}s | {r['events_per_s'] / 1e6:10.2f} | {mbps:>10} | "
+              f"{r['peak_rss_mb']:6.1f} MB | {r['cpu_s']:13.2f}s |")
+    decode = rows["tband dump --stats (decode only)"]
+    conv = rows["tband conv -o (Perfetto)"]
+    figures = {
+        "events": n,
+        "input_bytes_per_event": in_mb * 1e6 / n,
+        "decode_events_per_s": decode["events_per_s"],
+        "conversion_events_per_s": conv["events_per_s"],
+        "conversion_peak_rss_mb": conv["peak_rss_mb"],
+        "perfetto_bytes_per_event": out_bytes / n,
+        "rows": rows,
+    }
+    print(f"\nPerfetto output: {out_bytes / 1e6:.1f} MB, {out_bytes / n:.2f} bytes/event")
+    bt = rows.get("babeltrace2 CTF -> dummy sink")
+    if bt:
+        figures["decode_vs_babeltrace2"] = decode["events_per_s"] / bt["events_per_s"]
+        figures["conversion_vs_babeltrace2"] = conv["events_per_s"] / bt["events_per_s"]
+        text = rows["babeltrace2 CTF -> text"]
+        figures["dump_text_vs_babeltrace2_text"] = rows["tband dump (text lines)"]["events_per_s"] / text["events_per_s"]
+        print(f"Ratios in this run: tband decode-only / babeltrace2 dummy sink = {figures['decode_vs_babeltrace2']:.1f}x; "
+              f"tband conversion / babeltrace2 dummy sink = {figures['conversion_vs_babeltrace2']:.1f}x; "
+              f"tband dump text / babeltrace2 text = {figures['dump_text_vs_babeltrace2_text']:.1f}x")
+    missed = []
+    print("\nTargets:")
+    for key, target in TARGETS.items():
+        value = figures[key]
+        ok = value <= target if key in ("conversion_peak_rss_mb", "perfetto_bytes_per_event") else value >= target
+        unit = "/s" if key.endswith("per_s") else ""
+        shown = f"{value / 1e6:.1f} M{unit}" if key.endswith("per_s") else f"{value:.1f}"
+        goal = f"{target / 1e6:.0f} M{unit}" if key.endswith("per_s") else f"{target}"
+        print(f"  {key}: {shown} (target {'<=' if 'rss' in key or 'bytes' in key else '>='} {goal}) "
+              f"{'met' if ok else 'MISSED'}")
+        if not ok:
+            missed.append(key)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2))
+    return 1 if (args.check and missed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

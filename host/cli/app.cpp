@@ -1,0 +1,129 @@
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "input/input_format.hpp"
+#include "tband_events.hpp"
+
+namespace tband::cli {
+
+namespace {
+
+constexpr const char* kExamples = R"(
+Examples:
+  tband conv trace.bin -o trace.pftrace           convert, then open the file in ui.perfetto.dev
+  tband conv --mode bare-metal uart.log --json t.json
+  tband conv -c 2 core0.bin@0 core1.bin@1 --serve  per-core files; serve the result to ui.perfetto.dev
+  cat trace.hex | tband conv --format hex - -o t.pftrace
+  tband conv --strict trace.bin                    CI check: exit 1 on any warning
+  tband dump trace.bin                             one line per event
+  tband dump --json trace.bin | jq .event          JSON Lines for scripts
+  tband serve trace.pftrace                        serve a converted trace
+  source <(tband completion bash)
+
+Exit codes: 0 converted (warnings are printed), 1 warnings with --strict,
+2 bad usage, 3 unreadable input, 4 output or server failure.)";
+
+std::vector<std::string> format_names() {
+  std::vector<std::string> names{"auto"};
+  for (const InputFormat& f : input_formats()) {
+    names.emplace_back(f.name);
+  }
+  return names;
+}
+
+std::string format_help() {
+  std::string help = "Input format:\n  auto: sniff from the first bytes";
+  for (const InputFormat& f : input_formats()) {
+    help += "\n  " + std::string{f.name} + ": " + std::string{f.description};
+  }
+  return help;
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  CLI::App app{"tband: decode embedded traces; convert them to Perfetto or JSON, dump, serve", "tband"};
+  app.footer(kExamples);
+  app.set_version_flag("-V,--version",
+                       std::string{"tband "} + TBAND_VERSION + " (schema " + std::string{kSchemaHash.substr(0, 16)} + ")");
+  app.require_subcommand(1);
+  GlobalOptions global;
+  app.add_flag("-v,--verbose", global.verbose, "More detail on stderr (repeat for more)");
+
+  ConvOptions conv;
+  CLI::App* conv_cmd = app.add_subcommand("conv", "Convert trace recordings to Perfetto (.pftrace) and/or JSON");
+  conv_cmd->add_option("inputs", conv.inputs,
+                       "Input files; FILE@N for the events of core N only; - reads stdin")
+      ->required()
+      ->type_name("INPUT");
+  conv_cmd->add_option("-f,--format", conv.format, format_help())
+      ->check(CLI::IsMember(format_names()))
+      ->capture_default_str();
+  conv_cmd->add_option("-m,--mode", conv.mode, "How to interpret the trace: bare-metal or freertos")
+      ->transform(CLI::IsMember({"bare-metal", "freertos", "free-rtos"}))
+      ->capture_default_str();
+  conv_cmd->add_option("-c,--core-count", conv.core_count, "Number of cores of the target")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  conv_cmd->add_option("-o,--output", conv.output, "Write the Perfetto trace here (- for stdout)");
+  conv_cmd->add_option("--json", conv.json, "Write Chrome trace-event JSON here (- for stdout)");
+  conv_cmd->add_flag("--open", conv.open, "Serve the trace and open it in ui.perfetto.dev in a browser");
+  conv_cmd->add_flag("--serve", conv.serve, "Serve the trace to ui.perfetto.dev and print the link");
+  conv_cmd->add_option("--port", conv.port, "Port for --serve/--open")->capture_default_str();
+  conv_cmd->add_flag("--strict", conv.strict, "Exit with code 1 if the trace has any warning (for CI)");
+  conv_cmd->add_flag("--no-progress", conv.no_progress, "No progress bar, even on a terminal");
+
+  DumpCmdOptions dump;
+  CLI::App* dump_cmd = app.add_subcommand("dump", "Print every decoded event: core, time in ns, event, fields");
+  dump_cmd->add_option("input", dump.input, "Input file; FILE@N for core N; - reads stdin")->required();
+  dump_cmd->add_option("-f,--format", dump.format, format_help())
+      ->check(CLI::IsMember(format_names()))
+      ->capture_default_str();
+  dump_cmd->add_flag("--json", dump.json, "JSON Lines: one object per event (ts in ticks and ns, fields by name)");
+  dump_cmd->add_flag("--stats", dump.stats, "Only count the events of each type (decodes everything, prints little)");
+
+  ServeCmdOptions serve;
+  CLI::App* serve_cmd = app.add_subcommand("serve", "Serve a converted trace to ui.perfetto.dev from 127.0.0.1");
+  serve_cmd->add_option("file", serve.file, "The .pftrace (or .json) file")->required()->check(CLI::ExistingFile);
+  serve_cmd->add_option("-p,--port", serve.port, "Port to listen on")->capture_default_str();
+  serve_cmd->add_flag("--once", serve.once, "Stop after the trace has been fetched once");
+  serve_cmd->add_flag("--open", serve.open, "Also open the link in a browser");
+
+  std::string shell;
+  CLI::App* completion_cmd = app.add_subcommand("completion", "Print a shell completion script");
+  completion_cmd->add_option("shell", shell, "bash, zsh or fish")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    if (conv_cmd->parsed()) {
+      return run_conv(conv, global);
+    }
+    if (dump_cmd->parsed()) {
+      return run_dump(dump, global);
+    }
+    if (serve_cmd->parsed()) {
+      return serve_file(serve.file, serve.port, serve.once, serve.open);
+    }
+    if (completion_cmd->parsed()) {
+      return run_completion(app, shell);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "tband: error: " << e.what() << "\n";
+    return kExitOutput;
+  }
+  return kExitUsage;
+}
+
+}  // namespace tband::cli

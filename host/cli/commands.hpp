@@ -1,0 +1,63 @@
+// The tband command line: one function per subcommand, called after CLI11
+// parsed the arguments into the option structs below.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace tband::cli {
+
+/// Exit codes, listed in --help.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitWarnings = 1,  // --strict and the trace had warnings
+  kExitUsage = 2,     // bad options or arguments
+  kExitInput = 3,     // unreadable input
+  kExitOutput = 4,    // an output could not be written, or the server failed
+};
+
+struct GlobalOptions {
+  int verbose = 0;
+};
+
+struct ConvOptions {
+  std::vector<std::string> inputs;
+  std::string format = "auto";
+  std::string mode = "freertos";
+  std::uint32_t core_count = 1;
+  std::string output;
+  std::string json;
+  bool open = false;
+  bool serve = false;
+  int port = 9001;
+  bool strict = false;
+  bool no_progress = false;
+};
+
+struct DumpCmdOptions {
+  std::string input;
+  std::string format = "auto";
+  bool json = false;
+  bool stats = false;
+};
+
+struct ServeCmdOptions {
+  std::string file;
+  int port = 9001;
+  bool once = false;
+  bool open = false;
+};
+
+int run_conv(const ConvOptions& options, const GlobalOptions& global);
+int run_dump(const DumpCmdOptions& options, const GlobalOptions& global);
+/// Serves `file` and prints the link; `open` also starts a browser on it.
+int serve_file(const std::string& file, int port, bool once, bool open);
+/// Prints the completion script for `shell` (bash, zsh, fish) of `app`.
+int run_completion(const CLI::App& app, const std::string& shell);
+
+}  // namespace tband::cli

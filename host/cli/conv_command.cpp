@@ -1,0 +1,167 @@
+// tband conv: inputs -> Perfetto and/or JSON, a summary and the diagnostics
+// on stderr, then optionally serve the result to ui.perfetto.dev.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include <unistd.h>
+
+#include "cli/commands.hpp"
+#include "cli/progress.hpp"
+#include "input/input_reader.hpp"
+#include "trace/conversion.hpp"
+
+namespace tband::cli {
+
+namespace {
+
+// An output file that is removed again unless the conversion succeeds.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path) : path_(std::move(path)) {
+    if (path_.empty()) {
+      return;
+    }
+    if (path_ == "-") {
+      file_ = stdout;
+      return;
+    }
+    file_ = std::fopen(path_.c_str(), "wb");
+    if (file_ == nullptr) {
+      throw std::runtime_error(path_ + ": cannot create the output file");
+    }
+  }
+  ~OutputFile() {
+    if (file_ != nullptr && file_ != stdout) {
+      std::fclose(file_);
+      if (!keep_) {
+        std::remove(path_.c_str());
+      }
+    }
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  [[nodiscard]] std::FILE* file() const noexcept { return file_; }
+  void keep() noexcept { keep_ = true; }
+  [[nodiscard]] OutputTarget target() const { return {file_, path_ == "-" ? "stdout" : path_}; }
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  bool keep_ = false;
+};
+
+std::string temp_trace_path() {
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = std::string{dir != nullptr ? dir : "/tmp"} + "/tband-XXXXXX.pftrace";
+  const int fd = ::mkstemps(path.data(), 8);
+  if (fd < 0) {
+    throw std::runtime_error("cannot create a temporary file for --serve");
+  }
+  ::close(fd);
+  return path;
+}
+
+std::string per_event(std::uint64_t bytes, std::uint64_t events) {
+  if (events == 0) {
+    return "";
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, " (%.1f bytes/event)", static_cast<double>(bytes) / static_cast<double>(events));
+  return text;
+}
+
+}  // namespace
+
+int run_conv(const ConvOptions& options, const GlobalOptions& global) {
+  ConversionOptions conversion;
+  try {
+    for (const std::string& arg : options.inputs) {
+      conversion.inputs.push_back(parse_input_spec(arg));
+    }
+    conversion.format = options.format;
+    conversion.interpreter.mode = options.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
+    conversion.interpreter.core_count = options.core_count;
+    check_inputs(conversion.inputs, options.core_count);
+    if (options.output == "-" && options.json == "-") {
+      throw UsageError("-o - and --json - cannot both write to stdout");
+    }
+    if ((options.serve || options.open) && options.output == "-") {
+      throw UsageError("--serve/--open need a file, not -o -");
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const UsageError& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+
+  const bool serving = options.serve || options.open;
+  std::string perfetto_path = options.output;
+  if (serving && perfetto_path.empty()) {
+    perfetto_path = temp_trace_path();
+  }
+
+  ConversionResult result;
+  try {
+    OutputFile perfetto_file{perfetto_path};
+    OutputFile json_file{options.json};
+    conversion.perfetto = perfetto_file.target();
+    conversion.json = json_file.target();
+    ProgressBar progress{!options.no_progress};
+    if (progress.enabled()) {
+      conversion.progress = [&](std::uint64_t done, std::optional<std::uint64_t> total) { progress.update(done, total); };
+    }
+    result = convert(conversion);
+    progress.clear();
+    perfetto_file.keep();
+    json_file.keep();
+  } catch (const InputError& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const UsageError& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitOutput;
+  }
+
+  if (global.verbose > 0) {
+    for (const std::string& note : result.notes) {
+      std::cerr << "tband conv: " << note << "\n";
+    }
+  }
+  std::cerr << "tband conv: " << result.events << " events from " << result.input_bytes << " bytes";
+  if (result.decode_errors != 0) {
+    std::cerr << ", " << result.decode_errors << " undecodable frame(s)";
+  }
+  std::cerr << "; " << result.tracks << " tracks";
+  if (!perfetto_path.empty() && perfetto_path != "-") {
+    std::cerr << "; " << perfetto_path << ": " << result.perfetto_bytes << " bytes"
+              << per_event(result.perfetto_bytes, result.events);
+  }
+  if (!options.json.empty() && options.json != "-") {
+    std::cerr << "; " << options.json << ": " << result.json_bytes << " bytes";
+  }
+  std::cerr << "\n" << result.diagnostics.summary();
+
+  const std::uint64_t warnings = result.diagnostics.total();
+  int code = kExitOk;
+  if (options.strict && warnings != 0) {
+    std::cerr << "tband conv: error: " << warnings << " warning(s) and --strict\n";
+    code = kExitWarnings;
+  }
+  if (serving) {
+    const int served = serve_file(perfetto_path, options.port, false, options.open);
+    if (served != kExitOk) {
+      return served;
+    }
+  }
+  return code;
+}
+
+}  // namespace tband::cli

@@ -1,0 +1,61 @@
+#include "input/input_format.hpp"
+
+#include <array>
+
+namespace tband {
+
+namespace {
+
+// Every frame ends with 0x00, and text formats never contain one.
+int sniff_bin(std::span<const std::uint8_t> head) {
+  for (const std::uint8_t b : head) {
+    if (b == 0) {
+      return 90;
+    }
+  }
+  for (const std::uint8_t b : head) {
+    if (b >= 0x7F || (b < 0x20 && b != '\n' && b != '\r' && b != '\t')) {
+      return 60;  // binary, though without a frame end so far
+    }
+  }
+  return 0;
+}
+
+const std::array kFormats{
+    InputFormat{"bin", "raw trace bytes (COBS frames), as the firmware sent them", sniff_bin, nullptr},
+    InputFormat{"hex", "hex text, two digits per byte; any whitespace between them is ignored", sniff_hex,
+                make_hex_decoder},
+    InputFormat{"base64", "a firmware log: lines that are entirely base64 are trace data, other lines are skipped",
+                sniff_base64_lines, make_base64_lines_decoder},
+};
+
+}  // namespace
+
+std::span<const InputFormat> input_formats() { return kFormats; }
+
+const InputFormat* find_input_format(std::string_view name) {
+  for (const InputFormat& f : kFormats) {
+    if (f.name == name) {
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+const InputFormat& sniff_input_format(std::span<const std::uint8_t> head) {
+  const InputFormat* best = nullptr;
+  int best_score = 0;
+  for (const InputFormat& f : kFormats) {
+    const int score = f.sniff(head);
+    if (score > best_score) {
+      best = &f;
+      best_score = score;
+    }
+  }
+  if (best == nullptr) {
+    throw InputFormatError("cannot tell the input format (not binary, hex or base64 lines); give --format");
+  }
+  return *best;
+}
+
+}  // namespace tband

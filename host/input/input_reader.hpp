@@ -1,0 +1,65 @@
+// Reads one input in chunks and hands out its trace bytes: the file (or
+// stdin) through the input format's decoder. Memory stays at a few chunks
+// however long the input is.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "input/input_format.hpp"
+#include "input/input_spec.hpp"
+
+namespace tband {
+
+/// An input that cannot be read at all: missing, unreadable, empty, or not
+/// in its format. The message is one line and names the input.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class InputReader {
+ public:
+  static constexpr std::size_t kChunkSize = 64 * 1024;
+
+  /// Opens the input; format "auto" sniffs the first chunk. Throws InputError.
+  InputReader(const InputSpec& spec, std::string_view format);
+  ~InputReader();
+  InputReader(const InputReader&) = delete;
+  InputReader& operator=(const InputReader&) = delete;
+
+  /// The next trace bytes, valid until the next call; empty at the end.
+  /// Throws InputError.
+  std::span<const std::uint8_t> next();
+
+  [[nodiscard]] const InputSpec& spec() const noexcept { return spec_; }
+  [[nodiscard]] std::string_view format_name() const noexcept { return format_->name; }
+  /// Bytes read from the file so far, and its size when known (not for pipes).
+  [[nodiscard]] std::uint64_t raw_bytes_read() const noexcept { return raw_read_; }
+  [[nodiscard]] std::optional<std::uint64_t> raw_size() const noexcept { return size_; }
+  [[nodiscard]] std::string decoder_note() const { return decoder_ ? decoder_->note() : std::string{}; }
+
+ private:
+  std::size_t read_raw();  // fills raw_, returns the byte count (0 at end)
+  [[noreturn]] void fail(const std::string& what) const;
+
+  InputSpec spec_;
+  int fd_ = -1;
+  bool owns_fd_ = false;
+  std::optional<std::uint64_t> size_;
+  std::uint64_t raw_read_ = 0;
+  const InputFormat* format_ = nullptr;
+  std::unique_ptr<ByteDecoder> decoder_;
+  std::vector<std::uint8_t> raw_;
+  std::size_t raw_len_ = 0;
+  bool first_pending_ = false;  // raw_ holds the sniffed first chunk, not yet handed out
+  bool at_end_ = false;
+  std::vector<std::uint8_t> decoded_;
+};
+
+}  // namespace tband

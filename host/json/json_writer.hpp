@@ -1,0 +1,44 @@
+// Writes the Chrome trace-event JSON format (chrome://tracing, Perfetto's
+// legacy importer, speedscope and other viewers), one event at a time, so
+// memory does not grow with the trace. Processes and tracks become pids and
+// tids with "M" name records; timestamps are microseconds.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "common/buffered_output.hpp"
+#include "trace/names.hpp"
+#include "trace/track.hpp"
+
+namespace tband {
+
+class JsonWriter {
+ public:
+  JsonWriter(BufferedOutput& out, const NameTable& names);
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+  /// Closes the JSON document.
+  void finish();
+
+  void describe_track(const TrackInfo& track);
+  void slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
+                   std::string_view literal = {});
+  void slice_end(std::uint64_t ts_ns, const TrackInfo& track);
+  void instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
+               std::string_view literal = {});
+  void counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value);
+
+ private:
+  // pid: the process a track belongs to (global tracks share pid 0).
+  [[nodiscard]] std::int64_t pid_of(const TrackInfo& track) const;
+  void write_event(const void* json);  // a nlohmann::json, kept out of this header
+
+  BufferedOutput& out_;
+  const NameTable& names_;
+  std::vector<std::int32_t> process_pid_;  // by TrackId - 1; pid for process tracks
+  bool first_ = true;
+  bool finished_ = false;
+};
+
+}  // namespace tband

@@ -1,0 +1,146 @@
+// Writes a Perfetto trace (protobuf, the field numbers of perfetto_trace.proto)
+// packet by packet into a buffered file. Built for millions of events:
+//  - one packet sequence with an incremental clock, so each event carries the
+//    time since the previous one (1-2 bytes) instead of an absolute time;
+//  - interned names: a slice name or argument name is written once, then
+//    referred to by number;
+//  - packets are encoded straight into the output buffer with protobuf's
+//    WireFormatLite array writers, never through message objects.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <google/protobuf/io/coded_stream.h>
+
+#include "common/buffered_output.hpp"
+#include "trace/names.hpp"
+#include "trace/track.hpp"
+
+namespace tband {
+
+/// Field numbers and enum values of perfetto_trace.proto used on the hot path;
+/// perfetto_writer.cpp checks each against the generated classes.
+namespace wire {
+inline constexpr int kTracePacket = 1;
+inline constexpr int kTimestamp = 8;
+inline constexpr int kTrackEvent = 11;
+inline constexpr int kTrustedPacketSequenceId = 10;
+inline constexpr int kSequenceFlags = 13;
+inline constexpr int kSeqNeedsIncrementalState = 2;
+inline constexpr int kType = 9;
+inline constexpr int kTrackUuid = 11;
+inline constexpr int kNameIid = 10;
+inline constexpr int kCounterValue = 30;
+inline constexpr int kSliceBegin = 1;
+inline constexpr int kSliceEnd = 2;
+inline constexpr int kInstant = 3;
+inline constexpr int kCounter = 4;
+}  // namespace wire
+
+class PerfettoWriter {
+ public:
+  PerfettoWriter(BufferedOutput& out, const NameTable& names);
+
+  void describe_track(const TrackInfo& track);
+  void slice_begin(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args,
+                   std::string_view literal = {}) {
+    if (!args.empty() || !try_write_simple(ts_ns, track, wire::kSliceBegin, name, true, nullptr)) {
+      track_event(ts_ns, track, wire::kSliceBegin, name, true, args, nullptr, literal);
+    }
+  }
+  void slice_end(std::uint64_t ts_ns, TrackId track) {
+    if (!try_write_simple(ts_ns, track, wire::kSliceEnd, 0, false, nullptr)) {
+      track_event(ts_ns, track, wire::kSliceEnd, 0, false, {}, nullptr);
+    }
+  }
+  void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args,
+               std::string_view literal = {}) {
+    if (!args.empty() || !try_write_simple(ts_ns, track, wire::kInstant, name, true, nullptr)) {
+      track_event(ts_ns, track, wire::kInstant, name, true, args, nullptr, literal);
+    }
+  }
+  void counter(std::uint64_t ts_ns, TrackId track, std::int64_t value) {
+    if (!try_write_simple(ts_ns, track, wire::kCounter, 0, false, &value)) {
+      track_event(ts_ns, track, wire::kCounter, 0, false, {}, &value);
+    }
+  }
+
+  [[nodiscard]] std::uint64_t packets() const noexcept { return packets_; }
+
+  // Sequence-scoped clock id for the incremental clock (Perfetto: 64..127).
+  static constexpr std::uint32_t kIncrementalClockId = 64;
+  static constexpr std::uint32_t kSequenceId = 1;
+
+ private:
+  void write_preamble();
+  void track_event(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
+                   std::span<const Arg> args, const std::int64_t* counter_value, std::string_view literal = {});
+  // The common packet (no arguments, no new interned name, time not going
+  // backwards), written straight into the output: sizes first, then fields.
+  bool try_write_simple(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
+                        const std::int64_t* counter_value) {
+    if (ts_ns < last_ts_ns_ || (has_name && (name >= event_name_emitted_.size() || !event_name_emitted_[name]))) {
+      return false;
+    }
+    using COS = google::protobuf::io::CodedOutputStream;
+    std::size_t event_size = 2 + 1 + COS::VarintSize64(track);  // type (1-byte enum), track_uuid
+    if (has_name) {
+      event_size += 1 + COS::VarintSize64(name + 1u);
+    }
+    const auto counter = counter_value != nullptr ? static_cast<std::uint64_t>(*counter_value) : 0;
+    if (counter_value != nullptr) {
+      event_size += 2 + COS::VarintSize64(counter);
+    }
+    const std::uint64_t delta = ts_ns - last_ts_ns_;
+    const auto event_size32 = static_cast<std::uint32_t>(event_size);
+    const std::size_t packet_size = 1 + COS::VarintSize64(delta) + 1 + COS::VarintSize32(event_size32) + event_size +
+                                    2 + 2;  // + trusted_packet_sequence_id, sequence_flags
+    std::uint8_t* p = out_.reserve(packet_size + 8);
+    *p++ = tag(wire::kTracePacket, 2);
+    p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(packet_size), p);
+    *p++ = tag(wire::kTimestamp, 0);
+    p = COS::WriteVarint64ToArray(delta, p);
+    *p++ = tag(wire::kTrackEvent, 2);
+    p = COS::WriteVarint32ToArray(event_size32, p);
+    *p++ = tag(wire::kType, 0);
+    *p++ = static_cast<std::uint8_t>(type);
+    *p++ = tag(wire::kTrackUuid, 0);
+    p = COS::WriteVarint64ToArray(track, p);
+    if (has_name) {
+      *p++ = tag(wire::kNameIid, 0);
+      p = COS::WriteVarint64ToArray(name + 1u, p);
+    }
+    if (counter_value != nullptr) {
+      p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(wire::kCounterValue << 3), p);  // 2-byte tag
+      p = COS::WriteVarint64ToArray(counter, p);
+    }
+    *p++ = tag(wire::kTrustedPacketSequenceId, 0);
+    *p++ = static_cast<std::uint8_t>(kSequenceId);
+    *p++ = tag(wire::kSequenceFlags, 0);
+    *p++ = static_cast<std::uint8_t>(wire::kSeqNeedsIncrementalState);
+    out_.commit(p);
+    last_ts_ns_ = ts_ns;
+    ++packets_;
+    return true;
+  }
+  // A one-byte tag (fields 1-15).
+  static constexpr std::uint8_t tag(int field, int wire_type) {
+    return static_cast<std::uint8_t>(field << 3 | wire_type);
+  }
+  void write_packet(const std::uint8_t* body, std::size_t size);
+  bool needs_interning(NameId id, std::vector<bool>& emitted) const;
+
+  BufferedOutput& out_;
+  const NameTable& names_;
+  std::uint64_t last_ts_ns_ = 0;  // value of the incremental clock
+  std::uint64_t packets_ = 0;
+  std::vector<bool> event_name_emitted_;
+  std::vector<bool> arg_name_emitted_;
+  std::vector<std::uint8_t> event_buf_;   // TrackEvent body
+  std::vector<std::uint8_t> intern_buf_;  // InternedData body
+  std::vector<std::uint8_t> packet_buf_;  // TracePacket body
+};
+
+}  // namespace tband

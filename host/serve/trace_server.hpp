@@ -1,0 +1,45 @@
+// Serves one trace file over HTTP on loopback, the way ui.perfetto.dev loads
+// traces from a local server: the UI fetches the file from
+// http://127.0.0.1:PORT/NAME, which needs a CORS header naming the UI's origin.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tband {
+
+struct ServeOptions {
+  std::string path;  // the file to serve
+  std::string host = "127.0.0.1";
+  int port = 9001;  // 0: any free port
+  bool once = false;  // stop after the trace was fetched once
+  std::string allowed_origin = "https://ui.perfetto.dev";
+};
+
+class TraceServer {
+ public:
+  /// Reads the file and binds the port. Throws std::runtime_error with a
+  /// one-line reason (file unreadable, port taken).
+  explicit TraceServer(ServeOptions options);
+  ~TraceServer();
+  TraceServer(const TraceServer&) = delete;
+  TraceServer& operator=(const TraceServer&) = delete;
+
+  [[nodiscard]] int port() const noexcept;
+  /// http://127.0.0.1:PORT/NAME
+  [[nodiscard]] std::string trace_url() const;
+  /// The ui.perfetto.dev link that opens the trace.
+  [[nodiscard]] std::string perfetto_url() const;
+
+  /// Serves until stop(), or until the trace was fetched once with `once`.
+  void run();
+  void stop();
+  [[nodiscard]] std::uint64_t fetches() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tband

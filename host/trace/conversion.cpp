@@ -1,0 +1,125 @@
+#include "trace/conversion.hpp"
+
+#include <memory>
+
+#include "common/buffered_output.hpp"
+#include "json/json_writer.hpp"
+#include "perfetto/perfetto_writer.hpp"
+#include "trace/event_stream.hpp"
+
+namespace tband {
+
+void check_inputs(const std::vector<InputSpec>& inputs, std::uint32_t core_count) {
+  if (inputs.empty()) {
+    throw UsageError("no input given");
+  }
+  if (core_count == 0) {
+    throw UsageError("--core-count must be at least 1");
+  }
+  std::vector<const InputSpec*> by_core(core_count, nullptr);
+  std::size_t stdin_count = 0;
+  for (const InputSpec& in : inputs) {
+    stdin_count += in.is_stdin() ? 1u : 0u;
+    const std::uint32_t c = in.core.value_or(0);
+    if (c >= core_count) {
+      throw UsageError(in.display_name() + "@" + std::to_string(c) + ": core " + std::to_string(c) +
+                       " is not below --core-count " + std::to_string(core_count));
+    }
+    if (by_core[c] != nullptr) {
+      throw UsageError(by_core[c]->display_name() + " and " + in.display_name() + " are both core " +
+                       std::to_string(c) + " (give each file its core as file@N)");
+    }
+    by_core[c] = &in;
+  }
+  if (stdin_count > 1) {
+    throw UsageError("stdin ('-') can be given only once");
+  }
+}
+
+ConversionResult convert(const ConversionOptions& options) {
+  check_inputs(options.inputs, options.interpreter.core_count);
+  ConversionResult result;
+
+  std::vector<std::unique_ptr<EventStream>> streams;
+  std::vector<std::string> input_names;
+  std::optional<std::uint64_t> total_bytes = 0;
+  for (const InputSpec& spec : options.inputs) {
+    auto reader = std::make_unique<InputReader>(spec, options.format);
+    if (reader->raw_size() && total_bytes) {
+      *total_bytes += *reader->raw_size();
+    } else {
+      total_bytes.reset();
+    }
+    input_names.push_back(spec.display_name());
+    streams.push_back(std::make_unique<EventStream>(std::move(reader), static_cast<std::uint32_t>(streams.size())));
+  }
+
+  NameTable names;
+  Timeline timeline{names};
+  std::optional<BufferedOutput> perfetto_out;
+  std::optional<PerfettoWriter> perfetto;
+  std::optional<BufferedOutput> json_out;
+  std::optional<JsonWriter> json;
+  if (options.perfetto.file != nullptr) {
+    perfetto_out.emplace(options.perfetto.file, options.perfetto.name);
+    perfetto.emplace(*perfetto_out, names);
+    timeline.set_perfetto(&*perfetto);
+  }
+  if (options.json.file != nullptr) {
+    json_out.emplace(options.json.file, options.json.name);
+    json.emplace(*json_out, names);
+    timeline.set_json(&*json);
+  }
+
+  TraceInterpreter interpreter{timeline, result.diagnostics, options.interpreter};
+  std::uint64_t items = 0;
+  const bool show_progress = static_cast<bool>(options.progress);
+  merge_streams(streams, [&](const StreamItem& item, const EventStream& stream) {
+    const EventOrigin origin{item.core, &input_names[stream.index()], item.at, item.has_ts, item.ts};
+    if (item.result.ok()) {
+      interpreter.on_event(item.result.value(), origin);
+    } else {
+      ++result.decode_errors;
+      interpreter.on_decode_error(item.result.error(), origin);
+    }
+    if (show_progress && (++items & 0xFFFF) == 0) {
+      std::uint64_t read = 0;
+      for (const auto& s : streams) {
+        read += s->reader().raw_bytes_read();
+      }
+      options.progress(read, total_bytes);
+    }
+  });
+  interpreter.finish();
+  result.events = interpreter.events();
+  for (const auto& s : streams) {
+    result.input_bytes += s->reader().raw_bytes_read();
+    std::string note = s->reader().spec().display_name() + ": format " + std::string{s->reader().format_name()};
+    if (const std::string extra = s->reader().decoder_note(); !extra.empty()) {
+      note += ", " + extra;
+    }
+    result.notes.push_back(std::move(note));
+  }
+  if (result.events == 0 && result.decode_errors != 0) {
+    throw InputError("no valid events in the input: all " + std::to_string(result.decode_errors) +
+                     " frame(s) failed to decode (is it a tband trace? is --format right?)");
+  }
+  result.tracks = timeline.track_count();
+  result.interned_names = names.size();
+  if (json) {
+    json->finish();
+  }
+  for (auto* out : {perfetto_out ? &*perfetto_out : nullptr, json_out ? &*json_out : nullptr}) {
+    if (out != nullptr) {
+      out->flush();
+      if (out->failed()) {
+        throw std::runtime_error(out->name() + ": write failed");
+      }
+    }
+  }
+  result.perfetto_bytes = perfetto_out ? perfetto_out->bytes_written() : 0;
+  result.json_bytes = json_out ? json_out->bytes_written() : 0;
+  return result;
+}
+
+}  // namespace tband

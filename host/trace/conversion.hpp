@@ -1,0 +1,61 @@
+// A whole conversion: inputs -> decoded, merged events -> interpreter ->
+// Perfetto and/or JSON output, streamed chunk by chunk.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "input/input_reader.hpp"
+#include "input/input_spec.hpp"
+#include "trace/diagnostics.hpp"
+#include "trace/interpreter.hpp"
+
+namespace tband {
+
+/// Options that contradict each other or the inputs; the message is one line.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct OutputTarget {
+  std::FILE* file = nullptr;  // nullptr: no such output
+  std::string name;
+};
+
+struct ConversionOptions {
+  std::vector<InputSpec> inputs;
+  std::string format = "auto";
+  InterpreterOptions interpreter;
+  OutputTarget perfetto;
+  OutputTarget json;
+  /// Called now and then with (bytes read, total bytes if known).
+  std::function<void(std::uint64_t, std::optional<std::uint64_t>)> progress;
+};
+
+struct ConversionResult {
+  std::uint64_t events = 0;         // decoded events
+  std::uint64_t decode_errors = 0;  // frames that did not decode
+  std::uint64_t input_bytes = 0;    // bytes read from the inputs
+  std::uint64_t perfetto_bytes = 0;
+  std::uint64_t json_bytes = 0;
+  std::uint64_t tracks = 0;
+  std::uint64_t interned_names = 0;  // bounded, see NameTable::intern_bounded
+  Diagnostics diagnostics;
+  std::vector<std::string> notes;  // e.g. per-input format and skipped log lines
+};
+
+/// Checks the inputs against each other and the core count. Throws UsageError.
+void check_inputs(const std::vector<InputSpec>& inputs, std::uint32_t core_count);
+
+/// Runs the conversion. Throws InputError for unreadable input (missing, empty,
+/// wrong format, nothing but undecodable bytes), UsageError for bad options,
+/// std::runtime_error when an output cannot be written.
+[[nodiscard]] ConversionResult convert(const ConversionOptions& options);
+
+}  // namespace tband

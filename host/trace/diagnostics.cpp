@@ -1,0 +1,62 @@
+#include "trace/diagnostics.hpp"
+
+namespace tband {
+
+std::string_view to_string(DiagnosticKind kind) noexcept {
+  switch (kind) {
+    case DiagnosticKind::kDecodeError: return "decode error";
+    case DiagnosticKind::kDroppedEvents: return "dropped events";
+    case DiagnosticKind::kTimestampBackwards: return "timestamp going backwards";
+    case DiagnosticKind::kEndWithoutBegin: return "end without begin";
+    case DiagnosticKind::kUnnamedId: return "id used but never named";
+    case DiagnosticKind::kMetadataOverflow: return "metadata buffer overflow";
+    case DiagnosticKind::kNoTimestampResolution: return "no timestamp resolution";
+    case DiagnosticKind::kWrongMode: return "wrong mode";
+    case DiagnosticKind::kNoCurrentTask: return "no current task";
+    case DiagnosticKind::kCoreOutOfRange: return "core out of range";
+    case DiagnosticKind::kCount: break;
+  }
+  return "diagnostic";
+}
+
+void Diagnostics::report(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message) {
+  const std::uint64_t n = ++counts_[static_cast<std::size_t>(kind)];
+  if (n <= kKeptPerKind) {
+    kept_.push_back({kind, ts_ns, std::move(message)});
+  }
+}
+
+std::uint64_t Diagnostics::total() const noexcept {
+  std::uint64_t sum = 0;
+  for (const std::uint64_t n : counts_) {
+    sum += n;
+  }
+  return sum;
+}
+
+std::string Diagnostics::summary() const {
+  std::string out;
+  for (std::size_t k = 0; k < counts_.size(); ++k) {
+    if (counts_[k] == 0) {
+      continue;
+    }
+    const auto kind = static_cast<DiagnosticKind>(k);
+    out += "warning: " + std::to_string(counts_[k]) + " x " + std::string{to_string(kind)} + "\n";
+    for (const Diagnostic& d : kept_) {
+      if (d.kind != kind) {
+        continue;
+      }
+      out += "  ";
+      if (d.ts_ns) {
+        out += "at " + std::to_string(*d.ts_ns) + " ns: ";
+      }
+      out += d.message + "\n";
+    }
+    if (counts_[k] > kKeptPerKind) {
+      out += "  ... and " + std::to_string(counts_[k] - kKeptPerKind) + " more (see the Diagnostics track)\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace tband

@@ -1,0 +1,127 @@
+#include "trace/event_stream.hpp"
+
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "decode/field_reader.hpp"
+
+namespace tband {
+
+EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t index)
+    : reader_(std::move(reader)),
+      index_(index),
+      arena_(std::make_unique<std::uint8_t[]>(InputReader::kChunkSize * 2 + CobsDeframer::kDefaultMaxFrameLen)),
+      core_(reader_->spec().core.value_or(0)) {
+  for (const EventInfo& info : all_event_infos()) {
+    has_timestamp_[info.id] = !info.is_metadata;
+  }
+}
+
+void EventStream::add(const RawFrame& frame, std::span<const std::uint8_t> chunk) {
+  if (frame.error != nullptr) {
+    errors_.push_back(*frame.error);
+    frames_.push_back({nullptr, 0, static_cast<std::uint32_t>(errors_.size() - 1), frame.location, core_, false,
+                       last_ts_});
+    return;
+  }
+  const std::uint8_t* data = frame.data.data();
+  const auto size = static_cast<std::uint32_t>(frame.data.size());
+  // Frames inside the chunk stay valid until the next read; others live in
+  // the deframer's buffer, which the next frame overwrites.
+  if (data < chunk.data() || data >= chunk.data() + chunk.size()) {
+    std::uint8_t* copy = arena_.get() + arena_used_;
+    std::memcpy(copy, data, size);
+    arena_used_ += size;
+    data = copy;
+  }
+  bool has_ts = false;
+  if (has_timestamp_[data[0]]) {
+    // Every non-metadata event starts with its timestamp; if the frame is
+    // malformed the full decode reports it later.
+    FieldReader reader{{data, size}};
+    std::uint64_t ts = 0;
+    if (reader.read(ts, 0)) {
+      has_ts = true;
+      last_ts_ = ts;
+    }
+    if (data[0] == CoreId::kId) {
+      const DecodeResult r = decode_event({data, size});
+      if (r.ok()) {
+        core_ = std::get<CoreId>(r.value()).core_id;
+      }
+    }
+  }
+  frames_.push_back({data, size, kNoError, frame.location, core_, has_ts, last_ts_});
+}
+
+void EventStream::decode_current() {
+  const Frame& f = frames_[pos_];
+  current_.at = &f.at;
+  current_.core = f.core;
+  current_.order_ts = f.order_ts;
+  if (f.error != kNoError) {
+    current_.result = errors_[f.error];
+    current_.has_ts = false;
+  } else {
+    // Built in place: assigning one variant to another costs a dispatch.
+    std::destroy_at(&current_.result);
+    ::new (static_cast<void*>(&current_.result)) DecodeResult(decode_event({f.data, f.size}));  // no temporary
+    current_.has_ts = f.has_ts && current_.result.ok();
+    current_.ts = f.order_ts;
+  }
+  current_valid_ = true;
+}
+
+void EventStream::fill_item(const RawFrame& frame, StreamItem& item) {
+  item.at = &frame.location;
+  if (frame.error != nullptr) {
+    item.result = *frame.error;
+    item.has_ts = false;
+    item.core = core_;
+    item.order_ts = last_ts_;
+    return;
+  }
+  const std::uint8_t* data = frame.data.data();
+  // Built in place: assigning one variant to another costs a dispatch.
+  std::destroy_at(&item.result);
+  ::new (static_cast<void*>(&item.result)) DecodeResult(decode_event(frame.data));  // no temporary
+  item.has_ts = false;
+  if (item.result.ok()) {
+    if (has_timestamp_[data[0]]) {
+      FieldReader reader{frame.data};
+      std::uint64_t ts = 0;
+      reader.read(ts, 0);
+      item.has_ts = true;
+      item.ts = ts;
+      last_ts_ = ts;
+    }
+    if (data[0] == CoreId::kId) {
+      core_ = std::get<CoreId>(item.result.value()).core_id;
+    }
+  }
+  item.core = core_;
+  item.order_ts = last_ts_;
+}
+
+bool EventStream::refill() {
+  frames_.clear();
+  errors_.clear();
+  pos_ = 0;
+  arena_used_ = 0;
+  while (frames_.empty()) {
+    if (ended_) {
+      return false;
+    }
+    const std::span<const std::uint8_t> chunk = reader_->next();
+    if (chunk.empty()) {
+      ended_ = true;
+      deframer_.finish([&](const RawFrame& frame) { add(frame, chunk); });
+    } else {
+      deframer_.feed(chunk, [&](const RawFrame& frame) { add(frame, chunk); });
+    }
+  }
+  return true;
+}
+
+}  // namespace tband

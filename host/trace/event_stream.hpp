@@ -1,0 +1,142 @@
+// One input's decoded events with the core each belongs to: the input's
+// "@core", switched by core_id events inside the stream (as a tracer writes
+// them when several cores share one output).
+//
+// Frames are collected a chunk at a time as small records (where the bytes
+// are, the timestamp read straight from the frame); the full decode happens
+// only for the item at the head, so the batch stays small and in cache.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "decode/cobs_deframer.hpp"
+#include "input/input_reader.hpp"
+#include "tband_events.hpp"
+
+namespace tband {
+
+struct StreamItem {
+  DecodeResult result{DecodeError{DecodeErrorKind::kEmptyFrame}};
+  const FrameLocation* at = nullptr;  // valid while the item is (copying it stalls the CPU)
+  std::uint32_t core = 0;
+  // Plain fields, not std::optional: copying an optional right after writing
+  // it stalls on store forwarding, measurably so at 10 M events.
+  bool has_ts = false;  // false for metadata and errors
+  std::uint64_t ts = 0;
+  std::uint64_t order_ts = 0;       // ts, or the last one before it (metadata, errors)
+};
+
+class EventStream {
+ public:
+  EventStream(std::unique_ptr<InputReader> reader, std::uint32_t index);
+
+  /// The next item, or nullptr at the end of the input. Throws InputError.
+  const StreamItem* peek() {
+    if (!current_valid_) {
+      if (pos_ == frames_.size() && !refill()) {
+        return nullptr;
+      }
+      decode_current();
+    }
+    return &current_;
+  }
+  void pop() noexcept {
+    ++pos_;
+    current_valid_ = false;
+  }
+  /// The merge order of the next item without decoding it; false at the end.
+  bool next_order(std::uint64_t& order_ts) {
+    if (pos_ == frames_.size() && !refill()) {
+      return false;
+    }
+    order_ts = frames_[pos_].order_ts;
+    return true;
+  }
+
+  /// Hands every remaining item to f(const StreamItem&) straight from the
+  /// deframer, without batching: the fast path for a single input.
+  template <class F>
+  void drain(F&& f) {
+    const auto deliver = [&](const RawFrame& frame) {
+      fill_item(frame, current_);
+      f(static_cast<const StreamItem&>(current_));
+    };
+    for (;;) {
+      const std::span<const std::uint8_t> chunk = reader_->next();
+      if (chunk.empty()) {
+        deframer_.finish(deliver);
+        return;
+      }
+      deframer_.feed(chunk, deliver);
+    }
+  }
+
+  [[nodiscard]] std::uint32_t index() const noexcept { return index_; }
+  [[nodiscard]] const InputReader& reader() const noexcept { return *reader_; }
+
+ private:
+  struct Frame {
+    const std::uint8_t* data;
+    std::uint32_t size;
+    std::uint32_t error;  // index into errors_, or kNoError
+    FrameLocation at;
+    std::uint32_t core;
+    bool has_ts;
+    std::uint64_t order_ts;
+  };
+  static constexpr std::uint32_t kNoError = 0xFFFFFFFFu;
+
+  bool refill();
+  void fill_item(const RawFrame& frame, StreamItem& item);
+  void add(const RawFrame& frame, std::span<const std::uint8_t> chunk);
+  void decode_current();
+
+  std::unique_ptr<InputReader> reader_;
+  std::uint32_t index_;
+  CobsDeframer deframer_;
+  std::vector<Frame> frames_;
+  std::vector<DecodeError> errors_;
+  std::size_t pos_ = 0;
+  StreamItem current_;
+  bool current_valid_ = false;
+  std::unique_ptr<std::uint8_t[]> arena_;  // frames that do not lie in the chunk
+  std::size_t arena_used_ = 0;
+  std::uint32_t core_;
+  std::uint64_t last_ts_ = 0;
+  bool ended_ = false;
+  std::array<bool, 256> has_timestamp_{};  // by event id: not metadata
+};
+
+/// Merges several streams into one sequence ordered by timestamp (the cores
+/// share one timer), so cross-core state such as a task moving between cores
+/// is seen in order. Calls f(const StreamItem&, const EventStream&) per item.
+template <class F>
+void merge_streams(std::vector<std::unique_ptr<EventStream>>& streams, F&& f) {
+  if (streams.size() == 1) {
+    EventStream& s = *streams.front();
+    s.drain([&](const StreamItem& item) { f(item, s); });
+    return;
+  }
+  for (;;) {
+    EventStream* best = nullptr;
+    std::uint64_t best_ts = 0;
+    for (auto& s : streams) {
+      std::uint64_t ts = 0;
+      if (s->next_order(ts) && (best == nullptr || ts < best_ts)) {
+        best = s.get();
+        best_ts = ts;
+      }
+    }
+    if (best == nullptr) {
+      return;
+    }
+    f(*best->peek(), *best);
+    best->pop();
+  }
+}
+
+}  // namespace tband

@@ -1,0 +1,323 @@
+#include "trace/interpreter.hpp"
+
+#include <variant>
+
+namespace tband {
+
+namespace {
+
+std::string id_label(std::string_view kind, std::uint32_t id) { return std::string{kind} + " " + std::to_string(id); }
+
+}  // namespace
+
+TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics, InterpreterOptions options)
+    : timeline_(timeline), names_(timeline.names()), diagnostics_(diagnostics), options_(options) {
+  for (const EventInfo& info : all_event_infos()) {
+    event_name_ids_.push_back(names_.intern(info.name));
+    auto& fields = field_name_ids_.emplace_back();
+    for (const FieldInfo& field : info.fields) {
+      fields.push_back(names_.intern(field.name));
+    }
+    generic_only_.push_back(options_.mode == TraceMode::kBareMetal && info.group == "freertos" ? 1 : 0);
+  }
+  diag_message_name_ = names_.intern("message");
+  running_name_ = names_.intern("Running");
+  diagnostics_track_ = timeline_.add_track(0, TrackKind::kSlices, "Diagnostics");
+  for (std::uint32_t i = 0; i < options_.core_count; ++i) {
+    core(i, EventOrigin{});
+  }
+}
+
+// ---- entry points -------------------------------------------------------------
+
+void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
+  ++events_;
+  if (origin.core >= kMaxCores) {
+    diagnose(DiagnosticKind::kCoreOutOfRange, std::nullopt,
+             std::string{event_info(event).name} + " for core " + std::to_string(origin.core) +
+                 " dropped: no target has that many cores (" + where(origin) + ")");
+    return;
+  }
+  Core* active = origin.core < active_cores_.size() ? active_cores_[origin.core] : nullptr;
+  Core& c = active != nullptr ? *active : core(origin.core, origin);
+  Context ctx{origin, c, c.last_ts_ns};
+  if (origin.has_ts) {
+    const std::uint64_t ts = origin.ts;
+    if (!have_resolution_) {
+      events_before_resolution_ = true;
+    }
+    ctx.ts_ns = ts * ns_per_ts_;
+    if (c.seen_ts && ts < c.last_ts) {
+      diagnose(DiagnosticKind::kTimestampBackwards, ctx.ts_ns,
+               "core " + std::to_string(origin.core) + ": ts " + std::to_string(ts) + " after ts " +
+                   std::to_string(c.last_ts) + " (" + where(origin) + ")");
+    } else {
+      c.last_ts = ts;
+      c.last_ts_ns = ctx.ts_ns;
+      c.seen_ts = true;
+    }
+  }
+  if (generic_only_[event.index()]) {
+    ++freertos_in_bare_metal_;
+    generic_instant(event, ctx);
+    return;
+  }
+  std::visit([&](const auto& e) { handle(e, ctx); }, event);
+}
+
+void TraceInterpreter::on_decode_error(const DecodeError& error, const EventOrigin& origin) {
+  const std::optional<std::uint64_t> ts_ns =
+      origin.core < kMaxCores ? std::optional{core(origin.core, origin).last_ts_ns} : std::nullopt;
+  diagnose(DiagnosticKind::kDecodeError, ts_ns, where(origin) + ": " + describe(error));
+}
+
+void TraceInterpreter::finish() {
+  if (events_before_resolution_) {
+    diagnose(DiagnosticKind::kNoTimestampResolution, std::nullopt,
+             have_resolution_ ? "ts_resolution_ns arrived after the first events; those assume 1 ns per tick"
+                              : "the trace has no ts_resolution_ns event; assumed 1 ns per tick");
+  }
+  if (freertos_in_bare_metal_ != 0) {
+    diagnose(DiagnosticKind::kWrongMode, std::nullopt,
+             std::to_string(freertos_in_bare_metal_) +
+                 " FreeRTOS event(s) in a bare-metal conversion were shown as plain events; convert with "
+                 "--mode freertos");
+  }
+  for (auto& [id, m] : evtmarkers_.entries()) {
+    if (m.name.empty()) {
+      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "event marker " + std::to_string(id) + " was never named");
+    }
+  }
+  for (auto& [id, m] : valmarkers_.entries()) {
+    if (m.name.empty()) {
+      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "value marker " + std::to_string(id) + " was never named");
+    }
+  }
+  for (std::size_t core_id = 0; core_id < cores_.size(); ++core_id) {
+    for (auto& [id, isr] : cores_[core_id].isrs.entries()) {
+      if (isr.name.empty()) {
+        diagnose(DiagnosticKind::kUnnamedId, std::nullopt,
+                 "ISR " + std::to_string(id) + " on core " + std::to_string(core_id) + " was never named");
+      }
+    }
+  }
+  finish_freertos();
+}
+
+// ---- helpers -------------------------------------------------------------------
+
+void TraceInterpreter::diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message) {
+  const std::string title{to_string(kind)};
+  // On the trace's diagnostics track too (at the time it happened, or at 0).
+  FieldInfo static_message_info{"message", FieldType::kStr, nullptr, false, false, ""};
+  FieldValue value;
+  value.info = &static_message_info;
+  value.str = message;
+  const Arg arg{diag_message_name_, value};
+  timeline_.instant(ts_ns.value_or(0), diagnostics_track_, names_.intern(title), {&arg, 1});
+  diagnostics_.report(kind, ts_ns, std::move(message));
+}
+
+std::string TraceInterpreter::where(const EventOrigin& origin) const {
+  std::string out = origin.input != nullptr ? *origin.input : std::string{"input"};
+  if (origin.at != nullptr) {
+    out += " byte " + std::to_string(origin.at->offset);
+  }
+  return out;
+}
+
+TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrigin& origin) {
+  if (id < active_cores_.size() && active_cores_[id] != nullptr) {
+    return *active_cores_[id];
+  }
+  if (id >= options_.core_count) {
+    diagnose(DiagnosticKind::kCoreOutOfRange, std::nullopt,
+             "events for core " + std::to_string(id) + " but --core-count is " + std::to_string(options_.core_count) +
+                 " (" + where(origin) + ")");
+  }
+  if (cores_.size() <= id) {
+    cores_.resize(id + 1u);
+    active_cores_.resize(id + 1u, nullptr);
+  }
+  Core& c = cores_[id];
+  active_cores_[id] = &c;
+  c.process = timeline_.add_process("Core " + std::to_string(id), static_cast<std::int32_t>(id) + 1);
+  return c;
+}
+
+TraceInterpreter::Marker& TraceInterpreter::evtmarker(std::uint32_t id) {
+  bool created = false;
+  Marker& m = evtmarkers_.get(id, created);
+  if (created) {
+    if (std::string* early = evtmarker_names_.find(id)) {
+      m.name = *early;
+    }
+    m.track = timeline_.add_track(0, TrackKind::kSlices,
+                                  m.name.empty() ? id_label("evtmarker", id) : m.name);
+    m.name_id = names_.intern(timeline_.track(m.track).name);
+  }
+  return m;
+}
+
+TraceInterpreter::Isr& TraceInterpreter::isr(Core& c, std::uint32_t id) {
+  bool created = false;
+  Isr& i = c.isrs.get(id, created);
+  if (created) {
+    if (std::string* early = c.isr_names.find(id)) {
+      i.name = *early;
+    }
+    const std::string label = i.name.empty() ? id_label("ISR", id) : i.name;
+    i.track = timeline_.add_track(c.process, TrackKind::kSlices, label);
+    i.name_id = names_.intern(label);
+  }
+  return i;
+}
+
+void TraceInterpreter::marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
+  ++m.depth;
+  timeline_.slice_begin(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
+}
+
+void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c) {
+  if (m.depth == 0) {
+    diagnose(DiagnosticKind::kEndWithoutBegin, ts_ns,
+             std::string{what} + " '" + timeline_.track(m.track).name + "' ends with no span open (" +
+                 where(c.origin) + ")");
+    return;
+  }
+  --m.depth;
+  timeline_.slice_end(ts_ns, m.track);
+}
+
+void TraceInterpreter::marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
+  timeline_.instant(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
+}
+
+// ---- generic events --------------------------------------------------------------
+
+template <class E>
+void TraceInterpreter::handle(const E& e, Context& c) {
+  generic_instant(Event{e}, c);
+}
+
+void TraceInterpreter::generic_instant(const Event& event, Context& c) {
+  if (c.core.events_track == 0) {
+    c.core.events_track = timeline_.add_track(c.core.process, TrackKind::kSlices, "Other events");
+  }
+  const std::size_t index = event.index();
+  args_.clear();
+  visit_fields(event, [&](const FieldValue& field) {
+    if (field.info->implicit || !field.present) {
+      return;  // the timestamp is the instant's time
+    }
+    const auto field_index = static_cast<std::size_t>(field.info - event_info(event).fields.data());
+    args_.push_back({field_name_ids_[index][field_index], field});
+  });
+  timeline_.instant(c.ts_ns, c.core.events_track, event_name_ids_[index], args_);
+}
+
+// ---- base events ------------------------------------------------------------------
+
+void TraceInterpreter::handle(const CoreId&, Context&) {
+  // The stream already switched to this core (event_stream.cpp).
+}
+
+void TraceInterpreter::handle(const DroppedEvtCnt& e, Context& c) {
+  if (e.cnt > last_dropped_total_) {
+    const std::uint64_t lost = e.cnt - last_dropped_total_;
+    diagnose(DiagnosticKind::kDroppedEvents, c.ts_ns,
+             std::to_string(lost) + " event(s) dropped by the tracer before this point (" + std::to_string(e.cnt) +
+                 " in total; " + where(c.origin) + ")");
+    last_dropped_total_ = e.cnt;
+  }
+}
+
+void TraceInterpreter::handle(const TsResolutionNs& e, Context&) {
+  if (e.ns_per_ts == 0) {
+    return;
+  }
+  ns_per_ts_ = e.ns_per_ts;
+  have_resolution_ = true;
+}
+
+void TraceInterpreter::handle(const IsrName& e, Context& c) {
+  if (Isr* i = c.core.isrs.find(e.isr_id)) {
+    i->name.assign(e.name);
+    timeline_.rename(i->track, i->name);
+    i->name_id = names_.intern(i->name);
+  } else {
+    bool created = false;
+    c.core.isr_names.get(e.isr_id, created).assign(e.name);
+  }
+}
+
+void TraceInterpreter::handle(const IsrEnter& e, Context& c) {
+  Isr& i = isr(c.core, e.isr_id);
+  ++i.depth;
+  timeline_.slice_begin(c.ts_ns, i.track, i.name_id);
+}
+
+void TraceInterpreter::handle(const IsrExit& e, Context& c) {
+  Isr& i = isr(c.core, e.isr_id);
+  if (i.depth == 0) {
+    diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
+             "isr_exit of '" + timeline_.track(i.track).name + "' on core " + std::to_string(c.origin.core) +
+                 " without isr_enter (" + where(c.origin) + ")");
+    return;
+  }
+  --i.depth;
+  timeline_.slice_end(c.ts_ns, i.track);
+}
+
+void TraceInterpreter::handle(const EvtmarkerName& e, Context&) {
+  if (Marker* m = evtmarkers_.find(e.evtmarker_id)) {
+    m->name.assign(e.name);
+    timeline_.rename(m->track, m->name);
+    m->name_id = names_.intern(m->name);
+  } else {
+    bool created = false;
+    evtmarker_names_.get(e.evtmarker_id, created).assign(e.name);
+  }
+}
+
+void TraceInterpreter::handle(const Evtmarker& e, Context& c) { marker_instant(evtmarker(e.evtmarker_id), c.ts_ns, e.msg); }
+
+void TraceInterpreter::handle(const EvtmarkerBegin& e, Context& c) {
+  marker_begin(evtmarker(e.evtmarker_id), c.ts_ns, e.msg);
+}
+
+void TraceInterpreter::handle(const EvtmarkerEnd& e, Context& c) {
+  marker_end(evtmarker(e.evtmarker_id), c.ts_ns, "event marker", c);
+}
+
+void TraceInterpreter::handle(const ValmarkerName& e, Context&) {
+  if (ValueMarker* m = valmarkers_.find(e.valmarker_id)) {
+    m->name.assign(e.name);
+    timeline_.rename(m->track, m->name);
+  } else {
+    bool created = false;
+    valmarker_names_.get(e.valmarker_id, created).assign(e.name);
+  }
+}
+
+void TraceInterpreter::handle(const Valmarker& e, Context& c) {
+  bool created = false;
+  ValueMarker& m = valmarkers_.get(e.valmarker_id, created);
+  if (created) {
+    if (std::string* early = valmarker_names_.find(e.valmarker_id)) {
+      m.name = *early;
+    }
+    m.track = timeline_.add_track(0, TrackKind::kCounter,
+                                  m.name.empty() ? id_label("valmarker", e.valmarker_id) : m.name);
+  }
+  timeline_.counter(c.ts_ns, m.track, e.val);
+}
+
+void TraceInterpreter::handle(const MetadataOverflow& e, Context& c) {
+  diagnose(DiagnosticKind::kMetadataOverflow, c.ts_ns,
+           "core " + std::to_string(e.core_id) + "'s metadata buffer overflowed: " + std::to_string(e.lost_evts) +
+               " metadata event(s), " + std::to_string(e.lost_bytes) +
+               " bytes lost in total; some names may be missing");
+}
+
+}  // namespace tband

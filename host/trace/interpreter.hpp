@@ -1,0 +1,222 @@
+// Turns decoded events into a timeline: tracks with slices, instants and
+// counters (the Perfetto mapping of the reference converter, extended), and
+// diagnostics for everything odd. Works on one event at a time in timestamp
+// order; its memory grows with the number of markers, ISRs, tasks and queues,
+// never with the length of the trace.
+//
+// Every event type has a handler chosen at compile time from the Event
+// variant. Types without a dedicated handler (such as an event a user has just
+// added to the schema) go to the generic one: an instant on its core's
+// "Other events" track carrying all its fields as arguments.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "decode/cobs_deframer.hpp"
+#include "tband_events.hpp"
+#include "trace/diagnostics.hpp"
+#include "trace/id_map.hpp"
+#include "trace/names.hpp"
+#include "trace/timeline.hpp"
+
+namespace tband {
+
+enum class TraceMode : std::uint8_t { kBareMetal, kFreeRtos };
+
+struct InterpreterOptions {
+  TraceMode mode = TraceMode::kFreeRtos;
+  std::uint32_t core_count = 1;
+};
+
+/// Where an event came from, for diagnostics.
+struct EventOrigin {
+  std::uint32_t core = 0;
+  const std::string* input = nullptr;  // the input's display name
+  const FrameLocation* at = nullptr;
+  bool has_ts = false;  // false for metadata
+  std::uint64_t ts = 0;  // the event's timestamp in ticks
+};
+
+class TraceInterpreter {
+ public:
+  /// Cores beyond --core-count still get tracks (with a diagnostic), up to
+  /// this many; events for higher core ids (a corrupt core_id) are dropped.
+  static constexpr std::uint32_t kMaxCores = 1024;
+
+  TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics, InterpreterOptions options);
+
+  void on_event(const Event& event, const EventOrigin& origin);
+  void on_decode_error(const DecodeError& error, const EventOrigin& origin);
+  /// End of the trace: reports ids that were used but never named, and more.
+  void finish();
+
+  [[nodiscard]] std::uint64_t events() const noexcept { return events_; }
+
+ private:
+  // ---- state ---------------------------------------------------------------
+  struct Marker {  // an event marker (global) or task-local marker
+    TrackId track = 0;
+    std::string name;  // empty until named
+    NameId name_id = 0;
+    std::uint32_t depth = 0;
+    CachedName msg;
+  };
+  struct ValueMarker {
+    TrackId track = 0;
+    std::string name;
+  };
+  struct Isr {
+    TrackId track = 0;
+    std::string name;
+    NameId name_id = 0;
+    std::uint32_t depth = 0;
+  };
+  enum class TaskKind : std::uint8_t { kNormal, kIdle, kTimer };
+  struct Task {
+    TrackId process = 0, state_track = 0, running_track = 0, priority_track = 0;
+    std::string name;
+    TaskKind kind = TaskKind::kNormal;
+    std::optional<std::uint32_t> running_on;  // core
+    bool has_state = false;
+    std::string state;                          // the open state slice
+    std::string switched_out_state = "Ready";  // state once it stops running
+    IdMap<Marker> markers;
+    IdMap<ValueMarker> value_markers;
+    IdMap<std::string> marker_names, value_marker_names;  // names that came before first use
+  };
+  struct Queue {
+    TrackId track = 0;
+    bool track_is_mutex = false;
+    std::string name;
+    std::optional<std::uint8_t> kind;  // FrQueueKind
+    bool slice_open = false;
+  };
+  struct Core {
+    TrackId process = 0, events_track = 0, running_task_track = 0;
+    IdMap<Isr> isrs;
+    IdMap<std::string> isr_names;  // names that came before first use
+    std::optional<std::uint32_t> current_task;
+    bool running_slice_open = false;
+    std::uint64_t last_ts = 0;
+    std::uint64_t last_ts_ns = 0;
+    bool seen_ts = false;
+  };
+  struct Context {
+    const EventOrigin& origin;
+    Core& core;
+    std::uint64_t ts_ns;
+  };
+
+  // ---- dispatch ---------------------------------------------------------------
+  template <class E>
+  void handle(const E& e, Context& c);  // generic: an instant with every field
+
+  void handle(const CoreId& e, Context& c);
+  void handle(const DroppedEvtCnt& e, Context& c);
+  void handle(const TsResolutionNs& e, Context& c);
+  void handle(const IsrName& e, Context& c);
+  void handle(const IsrEnter& e, Context& c);
+  void handle(const IsrExit& e, Context& c);
+  void handle(const EvtmarkerName& e, Context& c);
+  void handle(const Evtmarker& e, Context& c);
+  void handle(const EvtmarkerBegin& e, Context& c);
+  void handle(const EvtmarkerEnd& e, Context& c);
+  void handle(const ValmarkerName& e, Context& c);
+  void handle(const Valmarker& e, Context& c);
+  void handle(const MetadataOverflow& e, Context& c);
+  // FreeRTOS (freertos.cpp)
+  void handle(const TaskSwitchedIn& e, Context& c);
+  void handle(const TaskToRdyState& e, Context& c);
+  void handle(const TaskResumed& e, Context& c);
+  void handle(const TaskResumedFromIsr& e, Context& c);
+  void handle(const TaskSuspended& e, Context& c);
+  void handle(const CurtaskDelay& e, Context& c);
+  void handle(const CurtaskDelayUntil& e, Context& c);
+  void handle(const TaskPrioritySet& e, Context& c);
+  void handle(const TaskPriorityInherit& e, Context& c);
+  void handle(const TaskPriorityDisinherit& e, Context& c);
+  void handle(const TaskCreated& e, Context& c);
+  void handle(const TaskName& e, Context& c);
+  void handle(const TaskIsIdleTask& e, Context& c);
+  void handle(const TaskIsTimerTask& e, Context& c);
+  void handle(const TaskDeleted& e, Context& c);
+  void handle(const QueueCreated& e, Context& c);
+  void handle(const QueueName& e, Context& c);
+  void handle(const QueueKind& e, Context& c);
+  void handle(const QueueSend& e, Context& c);
+  void handle(const QueueSendFromIsr& e, Context& c);
+  void handle(const QueueOverwrite& e, Context& c);
+  void handle(const QueueOverwriteFromIsr& e, Context& c);
+  void handle(const QueueReceive& e, Context& c);
+  void handle(const QueueReceiveFromIsr& e, Context& c);
+  void handle(const QueueReset& e, Context& c);
+  void handle(const CurtaskBlockOnQueuePeek& e, Context& c);
+  void handle(const CurtaskBlockOnQueueSend& e, Context& c);
+  void handle(const CurtaskBlockOnQueueReceive& e, Context& c);
+  void handle(const QueueCurLength& e, Context& c);
+  void handle(const TaskEvtmarkerName& e, Context& c);
+  void handle(const TaskEvtmarker& e, Context& c);
+  void handle(const TaskEvtmarkerBegin& e, Context& c);
+  void handle(const TaskEvtmarkerEnd& e, Context& c);
+  void handle(const TaskValmarkerName& e, Context& c);
+  void handle(const TaskValmarker& e, Context& c);
+
+  void generic_instant(const Event& event, Context& c);
+
+  // ---- helpers ----------------------------------------------------------------
+  Core& core(std::uint32_t id, const EventOrigin& origin);
+  Marker& evtmarker(std::uint32_t id);
+  Isr& isr(Core& core, std::uint32_t id);
+  void diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message);
+  [[nodiscard]] std::string where(const EventOrigin& origin) const;
+  void marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg);
+  void marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c);
+  void marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg);
+
+  // FreeRTOS helpers (freertos.cpp)
+  Task& task(std::uint32_t id);
+  std::string task_label(std::uint32_t id);
+  void set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state);
+  Task* current_task(Context& c, std::string_view event_name);
+  void block_current(Context& c, std::string_view event_name, std::string state);
+  void leave(std::uint32_t id, std::string state, Context& c);
+  void set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority);
+  Queue& queue(std::uint32_t id);
+  std::string queue_label(std::uint32_t id);
+  void queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill, std::optional<std::uint32_t> by_task);
+  Marker& task_marker(Task& t, std::uint32_t marker_id);
+  void finish_freertos();
+
+  Timeline& timeline_;
+  NameTable& names_;
+  Diagnostics& diagnostics_;
+  InterpreterOptions options_;
+  std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
+  std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
+  IdMap<Marker> evtmarkers_;
+  IdMap<ValueMarker> valmarkers_;
+  IdMap<std::string> evtmarker_names_, valmarker_names_;  // names before first use
+  IdMap<Task> tasks_;
+  IdMap<Queue> queues_;
+  TrackId diagnostics_track_ = 0;
+  std::uint64_t ns_per_ts_ = 1;
+  bool have_resolution_ = false;
+  bool events_before_resolution_ = false;
+  std::uint64_t last_dropped_total_ = 0;
+  std::uint64_t events_ = 0;
+  std::uint64_t freertos_in_bare_metal_ = 0;
+  std::int32_t next_task_pid_ = 1000;
+  // Interned names of every event and field, by the event's variant index.
+  std::vector<NameId> event_name_ids_;
+  std::vector<std::vector<NameId>> field_name_ids_;
+  std::vector<std::uint8_t> generic_only_;  // FreeRTOS events in bare-metal mode
+  std::vector<Arg> args_;           // scratch for generic instants
+  NameId diag_message_name_ = 0;
+  NameId running_name_ = 0;
+};
+
+}  // namespace tband

@@ -1,0 +1,413 @@
+"""End-to-end tests of the `tband` command: every subcommand and error path,
+golden conversions read back with `protoc --decode`, JSON output, dump --json
+round trips, serving over loopback HTTP, completion scripts."""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import time
+import unittest
+import urllib.request
+
+from tests.cli.support import (TBAND, SchemaEncoder, TempDir, TraceView, free_port, make_trace, run)
+
+
+class CliTestCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = TempDir()
+        self.addCleanup(self.tmp.cleanup)
+
+    def trace(self, kind, name=None):
+        path = self.tmp / (name or f"{kind}.bin")
+        make_trace(kind, path)
+        return path
+
+    def assertExit(self, proc, code):
+        self.assertEqual(proc.returncode, code, f"stderr:\n{proc.stderr}")
+
+
+class Conv(CliTestCase):
+    def test_bare_metal_golden(self):
+        out = self.tmp / "bm.pftrace"
+        proc = run(["conv", str(self.trace("baremetal")), "-o", str(out)])
+        self.assertExit(proc, 0)
+        self.assertIn("45 events", proc.stderr)
+        self.assertNotIn("warning", proc.stderr)
+        view = TraceView(out)
+        self.assertEqual(view.process_names(), ["Core 0"])
+        sensor = view.track("sensor", "")
+        self.assertEqual([s["name"] for s in sensor["slices"]], ["acq"] * 3)
+        self.assertEqual([i["name"] for i in sensor["instants"]], ["rdy"] * 3)
+        self.assertEqual(sensor["slices"][0]["begin"], 110 * 40)  # ticks * ts_resolution_ns
+        self.assertEqual(sensor["slices"][0]["end"], 120 * 40)
+        dsp = view.track("dsp", "")
+        self.assertEqual([s["name"] for s in dsp["slices"]][:2], ["dsp", "fft"])  # nested: fft inside dsp
+        self.assertLess(dsp["slices"][0]["begin"], dsp["slices"][1]["begin"])
+        self.assertGreater(dsp["slices"][0]["end"], dsp["slices"][1]["end"])
+        buf = view.track("buf", "")
+        self.assertEqual([v for _, v in buf["counter"]], [64, -8, 128, -8, 192, -8])
+        self.assertEqual(len(view.track("sensor_rdy", "Core 0")["slices"]), 3)
+        self.assertEqual(view.track("systick", "Core 0")["slices"][0]["name"], "systick")
+
+    def test_freertos_golden(self):
+        out = self.tmp / "rtos.pftrace"
+        proc = run(["conv", "--mode", "freertos", str(self.trace("freertos")), "-o", str(out)])
+        self.assertExit(proc, 0)
+        view = TraceView(out)
+        self.assertEqual(view.process_names(), ["Core 0", "IDLE", "receiver", "sender"])
+        self.assertEqual([s["name"] for s in view.track("Running task", "Core 0")["slices"]],
+                         ["sender", "receiver", "sender"])
+        self.assertEqual([s["name"] for s in view.track("State", "sender")["slices"]],
+                         ["Ready", "Running on core 0", "Blocked: delay 50 ticks", "Ready",
+                          "Running on core 0", "Deleted"])
+        self.assertEqual([v for _, v in view.track("jobs fill", "")["counter"]], [0, 1, 2, 1, 0])
+        self.assertEqual([s["name"] for s in view.track("bus_lock holder", "")["slices"]],
+                         ["Available", "Taken by sender", "Available"])
+        self.assertEqual([v for _, v in view.track("Priority", "sender")["counter"]], [2, 3, 2])
+        self.assertEqual(view.track("produce", "sender")["slices"][0]["name"], "batch")
+
+    def test_json_output(self):
+        out = self.tmp / "bm.json"
+        proc = run(["conv", str(self.trace("baremetal")), "--json", str(out)])
+        self.assertExit(proc, 0)
+        events = json.load(open(out))["traceEvents"]
+        begins = [e for e in events if e["ph"] == "B"]
+        self.assertEqual(sorted({e["name"] for e in begins}), ["acq", "dsp", "fft", "sensor_rdy", "systick"])
+        self.assertEqual(len(begins), len([e for e in events if e["ph"] == "E"]))
+        counters = [e for e in events if e["ph"] == "C"]
+        self.assertEqual([e["args"]["value"] for e in counters], [64, -8, 128, -8, 192, -8])
+        self.assertEqual({e["name"] for e in counters}, {"buf"})
+        names = {e["args"]["name"] for e in events if e["ph"] == "M"}
+        self.assertTrue({"Core 0", "sensor", "dsp", "sensor_rdy", "systick"} <= names, names)
+        acq = next(e for e in begins if e["name"] == "acq")
+        self.assertAlmostEqual(acq["ts"], 110 * 40 / 1000)  # microseconds
+
+    def test_perfetto_and_json_together_and_stdout(self):
+        trace = self.trace("baremetal")
+        proc = run(["conv", str(trace), "-o", "-", "--json", str(self.tmp / "t.json")])
+        self.assertExit(proc, 0)
+        (self.tmp / "stdout.pftrace").write_bytes(proc.stdout)
+        self.assertEqual(len(TraceView(self.tmp / "stdout.pftrace").track("sensor", "")["slices"]), 3)
+        json.load(open(self.tmp / "t.json"))
+
+    def test_hex_base64_and_stdin_give_the_same_trace(self):
+        trace = self.trace("baremetal")
+        data = trace.read_bytes()
+        reference = run(["conv", str(trace), "-o", "-"]).stdout
+        hex_file = self.tmp / "t.hex"
+        hex_file.write_text("\n".join(" ".join(f"{b:02x}" for b in data[i:i + 16]) for i in range(0, len(data), 16)))
+        log = self.tmp / "uart.log"
+        lines = ["boot: firmware 1.2", "[I] tracing starts"]
+        lines += [base64.b64encode(data[i:i + 30]).decode() for i in range(0, len(data), 30)]
+        lines += ["[I] done"]
+        log.write_text("\r\n".join(lines) + "\r\n")
+        for args, stdin in ((["--format", "hex", str(hex_file)], None), ([str(hex_file)], None),
+                            ([str(log)], None), (["--format", "base64", str(log)], None),
+                            (["-"], data), (["--format", "hex", "-"], hex_file.read_bytes())):
+            with self.subTest(args=args):
+                proc = run(["conv", *args, "-o", "-"], stdin=stdin)
+                self.assertExit(proc, 0)
+                self.assertEqual(proc.stdout, reference)
+
+    def test_two_files_for_two_cores(self):
+        prefix = self.tmp / "core"
+        make_trace("dualcore", prefix)
+        out = self.tmp / "dual.pftrace"
+        proc = run(["conv", "-c", "2", f"{prefix}0.bin@0", f"{prefix}1.bin@1", "-o", str(out)])
+        self.assertExit(proc, 0)
+        self.assertNotIn("warning", proc.stderr)
+        view = TraceView(out)
+        self.assertEqual(view.process_names(), ["Core 0", "Core 1"])
+        self.assertEqual(len(view.track("uart0", "Core 0")["slices"]), 4)
+        self.assertEqual(view.track("uart1", "Core 1")["slices"][0]["begin"], 15)
+        self.assertEqual(view.track("frame", "")["slices"][0]["name"], "render")
+
+    def test_check_only_and_strict(self):
+        trace = self.trace("baremetal")
+        proc = run(["conv", "--strict", str(trace)])
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.stdout, b"")
+
+
+class ConvErrors(CliTestCase):
+    def test_missing_file(self):
+        proc = run(["conv", str(self.tmp / "nope.bin")])
+        self.assertExit(proc, 3)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1)
+        self.assertIn("nope.bin: No such file", proc.stderr)
+
+    def test_empty_file(self):
+        empty = self.tmp / "empty.bin"
+        empty.write_bytes(b"")
+        proc = run(["conv", str(empty), "-o", str(self.tmp / "e.pftrace")])
+        self.assertExit(proc, 3)
+        self.assertIn("empty input", proc.stderr)
+        self.assertFalse((self.tmp / "e.pftrace").exists())  # no half-written output left behind
+
+    def test_random_garbage(self):
+        garbage = self.tmp / "garbage.bin"
+        garbage.write_bytes(bytes((i * 97 + 13) % 256 for i in range(5000)))
+        proc = run(["conv", str(garbage), "-o", str(self.tmp / "g.pftrace")])
+        self.assertExit(proc, 3)
+        self.assertIn("no valid events", proc.stderr)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1)
+
+    def test_truncated_last_frame(self):
+        trace = self.trace("baremetal")
+        truncated = self.tmp / "truncated.bin"
+        truncated.write_bytes(trace.read_bytes()[:-3])
+        out = self.tmp / "t.pftrace"
+        proc = run(["conv", str(truncated), "-o", str(out)])
+        self.assertExit(proc, 0)
+        self.assertIn("1 x decode error", proc.stderr)
+        self.assertIn("stream ends inside a frame", proc.stderr)
+        self.assertIn("44 events", proc.stderr)
+        view = TraceView(out)
+        self.assertEqual(len(view.track("Diagnostics", "")["instants"]), 1)
+        self.assertIsNone(view.track("dsp", "")["slices"][-2]["end"])  # its end was in the lost frame
+        self.assertExit(run(["conv", "--strict", str(truncated)]), 1)
+
+    def test_corrupted_frame_in_the_middle(self):
+        data = bytearray(self.trace("baremetal").read_bytes())
+        middle = len(data) // 2
+        while data[middle] == 0:
+            middle += 1
+        data[middle] = 0  # cuts one frame in two
+        corrupted = self.tmp / "corrupted.bin"
+        corrupted.write_bytes(bytes(data))
+        out = self.tmp / "c.pftrace"
+        proc = run(["conv", str(corrupted), "-o", str(out)])
+        self.assertExit(proc, 0)
+        self.assertIn("decode error", proc.stderr)
+        self.assertRegex(proc.stderr, r"corrupted\.bin byte \d+")
+        view = TraceView(out)
+        self.assertEqual(len(view.track("sensor_rdy", "Core 0")["slices"]), 3)  # the rest converts
+        self.assertGreaterEqual(len(view.track("Diagnostics", "")["instants"]), 1)
+
+    def test_wrong_mode(self):
+        trace = self.trace("freertos")
+        proc = run(["conv", "--mode", "bare-metal", str(trace), "-o", str(self.tmp / "w.pftrace")])
+        self.assertExit(proc, 0)
+        self.assertIn("wrong mode", proc.stderr)
+        self.assertIn("--mode freertos", proc.stderr)
+        view = TraceView(self.tmp / "w.pftrace")
+        self.assertIn("task_switched_in", {i["name"] for i in view.track("Other events", "Core 0")["instants"]})
+        self.assertExit(run(["conv", "--strict", "--mode", "bare-metal", str(trace)]), 1)
+        bad = run(["conv", "--mode", "linux", str(trace)])
+        self.assertExit(bad, 2)
+        self.assertIn("--mode", bad.stderr)
+
+    def test_two_files_for_the_same_core(self):
+        a, b = self.trace("baremetal", "a.bin"), self.trace("baremetal", "b.bin")
+        proc = run(["conv", "-c", "2", f"{a}@0", f"{b}@0"])
+        self.assertExit(proc, 2)
+        self.assertIn("are both core 0", proc.stderr)
+        self.assertExit(run(["conv", f"{a}", f"{b}"]), 2)  # both default to core 0
+        self.assertExit(run(["conv", f"{a}@1"]), 2)  # core beyond --core-count
+
+    def test_bad_usage(self):
+        self.assertExit(run(["conv"]), 2)
+        self.assertExit(run(["conv", "--format", "xml", "x.bin"]), 2)
+        self.assertExit(run(["nosuchcommand"]), 2)
+        self.assertExit(run([]), 2)
+
+
+class Dump(CliTestCase):
+    def test_text_lines(self):
+        proc = run(["dump", str(self.trace("baremetal"))])
+        self.assertExit(proc, 0)
+        lines = proc.stdout.decode().splitlines()
+        self.assertEqual(len(lines), 45)
+        self.assertEqual(lines[0], "core 0  metadata  ts_resolution_ns ns_per_ts=40")
+        self.assertIn("core 0  4000 ns  isr_enter isr_id=1", lines)
+        self.assertIn('core 0  4080 ns  evtmarker evtmarker_id=0 msg="rdy"', lines)
+
+    def test_json_lines_round_trip_to_the_same_events(self):
+        encoder = SchemaEncoder()
+        for kind in ("baremetal", "freertos"):
+            with self.subTest(kind=kind):
+                trace = self.trace(kind)
+                proc = run(["dump", "--json", str(trace)])
+                self.assertExit(proc, 0)
+                lines = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+                self.assertTrue(all("error" not in line for line in lines))
+                self.assertEqual(b"".join(encoder.encode(line) for line in lines), trace.read_bytes())
+
+    def test_json_lines_report_errors_with_offsets(self):
+        data = self.trace("baremetal").read_bytes()
+        bad = self.tmp / "bad.bin"
+        cut = data.index(0, 20) + 1  # a frame boundary
+        bad.write_bytes(data[:cut] + b"\x02\xee\x00" + data[cut:])
+        lines = [json.loads(line) for line in run(["dump", "--json", str(bad)]).stdout.decode().splitlines()]
+        errors = [line for line in lines if "error" in line]
+        self.assertEqual(len(errors), 1)
+        self.assertIn("unknown event id 0xEE", errors[0]["error"])
+        self.assertGreater(errors[0]["offset"], 0)
+
+    def test_stats(self):
+        proc = run(["dump", "--stats", str(self.trace("baremetal"))])
+        self.assertExit(proc, 0)
+        stats = dict(line.split() for line in proc.stdout.decode().splitlines())
+        self.assertEqual(stats["isr_enter"], "6")
+        self.assertEqual(stats["events"], "45")
+        self.assertEqual(stats["decode_errors"], "0")
+
+    def test_errors(self):
+        self.assertExit(run(["dump", str(self.tmp / "missing.bin")]), 3)
+        self.assertExit(run(["dump"]), 2)
+
+
+class Serve(CliTestCase):
+    def fetch(self, url):
+        request = urllib.request.Request(url, headers={"Origin": "https://ui.perfetto.dev"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.headers, response.read()
+
+    def read_url(self, proc):
+        line = proc.stdout.readline().decode()
+        self.assertTrue(line.startswith("Open in Perfetto: https://ui.perfetto.dev/#!/?url=http://127.0.0.1:"), line)
+        return line.strip().split("url=", 1)[1]
+
+    def test_serve_once_over_loopback(self):
+        out = self.tmp / "served.pftrace"
+        self.assertExit(run(["conv", str(self.trace("baremetal")), "-o", str(out)]), 0)
+        port = free_port()
+        proc = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port), "--once"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            url = self.read_url(proc)
+            self.assertEqual(url, f"http://127.0.0.1:{port}/served.pftrace")
+            headers, body = self.fetch(url)
+            self.assertEqual(headers["Access-Control-Allow-Origin"], "https://ui.perfetto.dev")
+            self.assertEqual(body, out.read_bytes())
+            self.assertEqual(proc.wait(timeout=10), 0)  # stops by itself after one fetch
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
+            proc.stderr.close()
+
+    def test_conv_serve(self):
+        port = free_port()
+        proc = subprocess.Popen([TBAND, "conv", str(self.trace("baremetal")), "--serve", "--port", str(port)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            url = self.read_url(proc)
+            headers, body = self.fetch(url)
+            self.assertEqual(headers["Access-Control-Allow-Origin"], "https://ui.perfetto.dev")
+            path = self.tmp / "fetched.pftrace"
+            path.write_bytes(body)
+            self.assertEqual(len(TraceView(path).track("sensor", "")["slices"]), 3)
+        finally:
+            proc.terminate()  # conv --serve serves until stopped
+            proc.wait(timeout=10)
+            proc.stdout.close()
+            proc.stderr.close()
+
+    def test_serve_errors(self):
+        self.assertExit(run(["serve", str(self.tmp / "missing.pftrace")]), 2)
+        port = free_port()
+        out = self.tmp / "x.pftrace"
+        out.write_bytes(b"x")
+        blocker = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            self.read_url(blocker)
+            proc = run(["serve", str(out), "--port", str(port)], timeout=10)
+            self.assertExit(proc, 4)
+            self.assertIn("port in use", proc.stderr)
+        finally:
+            blocker.terminate()
+            blocker.wait(timeout=10)
+            blocker.stdout.close()
+
+
+class Completion(CliTestCase):
+    def test_scripts(self):
+        for shell in ("bash", "zsh", "fish"):
+            with self.subTest(shell=shell):
+                proc = run(["completion", shell])
+                self.assertExit(proc, 0)
+                script = proc.stdout.decode()
+                for word in ("conv", "dump", "serve", "completion", "format", "core-count", "strict"):
+                    self.assertIn(word, script)
+                path = self.tmp / f"tband.{shell}"
+                path.write_text(script)
+                if shell == "bash":
+                    self.assertEqual(subprocess.run(["bash", "-n", str(path)]).returncode, 0)
+                elif shutil.which(shell):
+                    self.assertEqual(subprocess.run([shell, "-n", str(path)]).returncode, 0)
+                else:
+                    print(f"note: {shell} not installed, syntax of its script not checked")
+        self.assertExit(run(["completion", "powershell"]), 2)
+
+    def test_bash_completion_completes_subcommands_and_options(self):
+        script = run(["completion", "bash"]).stdout.decode()
+        probe = script + '\nCOMP_WORDS=(tband co); COMP_CWORD=1; _tband; echo "${COMPREPLY[@]}"\n' \
+                         'COMP_WORDS=(tband conv --for); COMP_CWORD=2; _tband; echo "${COMPREPLY[@]}"\n'
+        out = subprocess.run(["bash", "-c", probe], capture_output=True, text=True).stdout.splitlines()
+        self.assertEqual(out[0].split(), ["conv", "completion"])
+        self.assertIn("--format", out[1].split())
+
+
+class Progress(CliTestCase):
+    def test_progress_bar_on_a_terminal_only(self):
+        import pty
+        trace = self.tmp / "mix.bin"
+        make_trace("mix", 300000, trace)
+        data = trace.read_bytes()
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([TBAND, "conv", "-", "-o", str(self.tmp / "p.pftrace")],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        step = len(data) // 20
+        for i in range(0, len(data), step):  # a slow producer: about a second in all
+            proc.stdin.write(data[i:i + step])
+            proc.stdin.flush()
+            time.sleep(0.05)
+        proc.stdin.close()
+        self.assertEqual(proc.wait(timeout=30), 0)
+        output = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        os.close(master)
+        text = output.decode(errors="replace")
+        self.assertIn("MB read", text)    # stdin: size unknown, so bytes instead of a bar
+        self.assertIn("\r\x1b[K", text)   # cleared before the summary
+        self.assertIn("300004 events", text)
+        quiet = run(["conv", str(trace)])  # stderr is a pipe: no bar
+        self.assertNotIn("MB read", quiet.stderr)
+        self.assertNotIn("\r", quiet.stderr)
+
+
+class Misc(CliTestCase):
+    def test_version_and_help(self):
+        proc = run(["--version"])
+        self.assertExit(proc, 0)
+        self.assertRegex(proc.stdout.decode(), r"^tband \d+\.\d+\.\d+ \(schema [0-9a-f]{16}\)")
+        help_text = run(["--help"]).stdout.decode()
+        self.assertIn("Examples:", help_text)
+        self.assertIn("Exit codes", help_text)
+        conv_help = run(["conv", "--help"]).stdout.decode()
+        for option in ("--format", "--mode", "--core-count", "--output", "--json", "--open", "--serve", "--strict"):
+            self.assertIn(option, conv_help)
+
+    def test_verbose_prints_per_input_notes(self):
+        log = self.tmp / "uart.log"
+        data = self.trace("baremetal").read_bytes()
+        log.write_text("hello\n" + base64.b64encode(data).decode() + "\n")
+        proc = run(["-v", "conv", str(log)])
+        self.assertExit(proc, 0)
+        self.assertIn("format base64, 1 base64 line(s) decoded, 1 log line(s) skipped", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,112 @@
+// Input formats, sniffing and "file@core" arguments.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "input/input_format.hpp"
+#include "input/input_reader.hpp"
+#include "input/input_spec.hpp"
+#include "trace_builder.hpp"
+
+namespace tband::test {
+namespace {
+
+std::vector<std::uint8_t> bytes_of(std::string_view text) { return {text.begin(), text.end()}; }
+
+std::vector<std::uint8_t> decode_all(const InputFormat& format, std::string_view text, std::size_t chunk) {
+  auto decoder = format.make_decoder();
+  std::vector<std::uint8_t> out;
+  const auto in = bytes_of(text);
+  for (std::size_t i = 0; i < in.size(); i += chunk) {
+    decoder->feed({in.data() + i, std::min(chunk, in.size() - i)}, out);
+  }
+  decoder->finish(out);
+  return out;
+}
+
+TEST(InputSpec, SplitsCoreSuffix) {
+  EXPECT_EQ(parse_input_spec("trace.bin").path, "trace.bin");
+  EXPECT_FALSE(parse_input_spec("trace.bin").core);
+  const InputSpec s = parse_input_spec("dir/core1.bin@1");
+  EXPECT_EQ(s.path, "dir/core1.bin");
+  EXPECT_EQ(s.core, 1u);
+  EXPECT_EQ(parse_input_spec("user@host/t.bin").path, "user@host/t.bin");  // not a number: part of the path
+  EXPECT_TRUE(parse_input_spec("-").is_stdin());
+  EXPECT_THROW(parse_input_spec("t.bin@"), std::invalid_argument);
+  EXPECT_THROW(parse_input_spec("t.bin@99999999999"), std::invalid_argument);
+}
+
+TEST(HexFormat, IgnoresWhitespaceAcrossChunks) {
+  const InputFormat& hex = *find_input_format("hex");
+  for (std::size_t chunk : {1u, 2u, 3u, 100u}) {
+    EXPECT_EQ(decode_all(hex, "02 0a\n00\t0304 05  00\r\n", chunk),
+              (std::vector<std::uint8_t>{0x02, 0x0A, 0x00, 0x03, 0x04, 0x05, 0x00}));
+  }
+}
+
+TEST(HexFormat, RejectsOtherCharactersWithTheirPlace) {
+  const InputFormat& hex = *find_input_format("hex");
+  try {
+    (void)decode_all(hex, "02 00\n0x05", 64);
+    FAIL() << "no error";
+  } catch (const InputFormatError& e) {
+    EXPECT_NE(std::string{e.what()}.find("'x' at line 2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)decode_all(hex, "02 0", 64), InputFormatError);
+  EXPECT_THROW((void)decode_all(hex, "0 2", 64), InputFormatError);
+}
+
+TEST(Base64Format, DecodesDataLinesAndSkipsLogLines) {
+  const InputFormat& b64 = *find_input_format("base64");
+  // "AgEA" = 02 01 00; "AwQFAA==" = 03 04 05 00
+  const std::string log = "boot: tband demo v1\r\nAgEA\n[INFO] sensor ready\n  AwQFAA==  \n\n";
+  for (std::size_t chunk : {1u, 5u, 1000u}) {
+    EXPECT_EQ(decode_all(b64, log, chunk), (std::vector<std::uint8_t>{0x02, 0x01, 0x00, 0x03, 0x04, 0x05, 0x00}));
+  }
+  auto decoder = b64.make_decoder();
+  std::vector<std::uint8_t> out;
+  const auto in = bytes_of(log);
+  decoder->feed(in, out);
+  decoder->finish(out);
+  EXPECT_EQ(decoder->note(), "2 base64 line(s) decoded, 2 log line(s) skipped");
+}
+
+TEST(Base64Format, ALogWithoutDataLinesIsAnError) {
+  EXPECT_THROW((void)decode_all(*find_input_format("base64"), "hello world\nno trace here\n", 64),
+               InputFormatError);
+}
+
+TEST(Sniffing, TellsTheFormatsApart) {
+  EXPECT_EQ(sniff_input_format(bytes_of(std::string{"\x02\x01\x00", 3})).name, "bin");
+  EXPECT_EQ(sniff_input_format(bytes_of("02 01 00\n03 04 00")).name, "hex");
+  EXPECT_EQ(sniff_input_format(bytes_of("boot ok\nAgEA\n")).name, "base64");
+  EXPECT_THROW((void)sniff_input_format(bytes_of("just some words\n")), InputFormatError);
+}
+
+TEST(InputReader, MissingAndEmptyFilesAreInputErrors) {
+  EXPECT_THROW(InputReader(parse_input_spec("/nonexistent/trace.bin"), "auto"), InputError);
+  TraceBuilder empty;
+  const std::string path = empty.write("empty.bin");
+  try {
+    InputReader reader(parse_input_spec(path), "auto");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string{e.what()}.find("empty"), std::string::npos);
+  }
+}
+
+TEST(InputReader, ReadsHexFilesInChunks) {
+  std::string text;
+  for (int i = 0; i < 100000; ++i) text += "02 07 00\n";
+  TraceBuilder t;
+  t.raw(bytes_of(text));
+  InputReader reader(parse_input_spec(t.write("big.hex")), "auto");
+  EXPECT_EQ(reader.format_name(), "hex");
+  std::size_t total = 0;
+  for (auto chunk = reader.next(); !chunk.empty(); chunk = reader.next()) total += chunk.size();
+  EXPECT_EQ(total, 300000u);
+}
+
+}  // namespace
+}  // namespace tband::test

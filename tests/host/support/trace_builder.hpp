@@ -1,0 +1,51 @@
+// Builds trace files for tests with the generated target encoder.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tband_encode.hpp"
+
+namespace tband::test {
+
+class TraceBuilder {
+ public:
+  /// add([](std::uint8_t* b) { return enc::encode_...(b, ...); })
+  template <class Encode>
+  TraceBuilder& add(Encode&& encode) {
+    std::array<std::uint8_t, enc::kMaxFramedLen> frame{};
+    const std::size_t n = encode(frame.data());
+    bytes_.insert(bytes_.end(), frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(n));
+    return *this;
+  }
+  TraceBuilder& raw(std::vector<std::uint8_t> bytes) {
+    bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
+    return *this;
+  }
+  [[nodiscard]] const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+
+  /// Writes the trace to a file in the test's temporary directory.
+  std::string write(const std::string& name) const {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "tband_host_tests";
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / name).string();
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes_.data()), static_cast<std::streamsize>(bytes_.size()));
+    return path;
+  }
+
+ private:
+  std::vector<std::uint8_t> bytes_;
+};
+
+inline std::string temp_path(const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "tband_host_tests";
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+}  // namespace tband::test
