@@ -43,7 +43,9 @@ void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
   Context ctx{origin, c, c.last_ts_ns};
   if (origin.has_ts) {
     const std::uint64_t ts = origin.ts;
-    if (!have_resolution_) {
+    if (!have_resolution_ && ts != 0) {
+      // Tick 0 is 0 ns at any resolution (the runtime stamps core_id 0 and
+      // sends it before the metadata), so only later ticks can be wrong.
       events_before_resolution_ = true;
     }
     ctx.ts_ns = ts * ns_per_ts_;

@@ -70,6 +70,24 @@ TEST(Conversion, NamesThatArriveLateRenameTheTrack) {
   EXPECT_EQ(c.result.diagnostics.count(DiagnosticKind::kUnnamedId), 0u);
 }
 
+TEST(Conversion, ResolutionAfterTickZeroIsNotLate) {
+  // The runtime starts a stream with core_id stamped 0, then the metadata:
+  // tick 0 is 0 ns at any resolution, so nothing is reported.
+  TraceBuilder on_time;
+  on_time.add([](std::uint8_t* b) { return enc::encode_core_id(b, 0, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 40); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 10, 1); });
+  const Converted ok = convert_trace(on_time, "resolution_on_time");
+  EXPECT_EQ(ok.result.diagnostics.count(DiagnosticKind::kNoTimestampResolution), 0u);
+
+  // A real tick before the resolution was converted at 1 ns per tick: say so.
+  TraceBuilder late;
+  late.add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 10, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 40); });
+  const Converted warned = convert_trace(late, "resolution_late");
+  EXPECT_EQ(warned.result.diagnostics.count(DiagnosticKind::kNoTimestampResolution), 1u);
+}
+
 TEST(Conversion, DiagnosticsAreCountedAndOnTheDiagnosticsTrack) {
   TraceBuilder t;
   t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); })
