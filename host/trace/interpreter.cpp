@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "trace/interpreter.hpp"
 
 #include <variant>
@@ -49,6 +50,11 @@ void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
       events_before_resolution_ = true;
     }
     ctx.ts_ns = ts * ns_per_ts_;
+    if (!std::holds_alternative<CoreId>(event)) {  // core_id is stamped 0 by the runtime
+      first_ts_ns_ = seen_any_ts_ ? std::min(first_ts_ns_, ctx.ts_ns) : ctx.ts_ns;
+      last_any_ts_ns_ = std::max(last_any_ts_ns_, ctx.ts_ns);
+      seen_any_ts_ = true;
+    }
     if (c.seen_ts && ts < c.last_ts) {
       diagnose(DiagnosticKind::kTimestampBackwards, ctx.ts_ns,
                "core " + std::to_string(origin.core) + ": ts " + std::to_string(ts) + " after ts " +

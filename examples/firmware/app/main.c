@@ -76,6 +76,9 @@ int main(void) {
       board_wait_for_interrupt();
     }
   }
+  /* The last tick may have made one more acquisition due: finish it. */
+  while (workload_main_step(&g_workload)) {
+  }
 
 #if tband_configENABLE && tband_configUSE_BACKEND_STREAMING
   (void)tband_stop_streaming();
