@@ -204,15 +204,12 @@ constexpr void put_u64(W& w, std::uint64_t value) noexcept {
 }
 
 // Signed varlen in sign-magnitude form: magnitude << 1 | sign. INT64_MIN has
-// no 63-bit magnitude and is sent as "negative zero".
+// no 63-bit magnitude and is sent as "negative zero" (its magnitude, 2^63,
+// shifts out). Without branches: the magnitude is (bits ^ -sign) + sign.
 constexpr std::uint64_t sign_magnitude(std::int64_t value) noexcept {
-  if (value == INT64_MIN) {
-    return 1;
-  }
-  const bool negative = value < 0;
-  const std::uint64_t magnitude =
-      negative ? static_cast<std::uint64_t>(-value) : static_cast<std::uint64_t>(value);
-  return (magnitude << 1) | (negative ? 1u : 0u);
+  const auto bits = static_cast<std::uint64_t>(value);
+  const std::uint64_t sign = bits >> 63;
+  return (((bits ^ (0 - sign)) + sign) << 1) | sign;
 }
 
 template <class W>
@@ -248,80 +245,111 @@ constexpr void put_cstr(W& w, const char* str) noexcept {
 
 /// Field widths for field_spec(): how a field goes on the wire.
 enum class FieldWidth : std::uint32_t {
-  kU8 = 0,   // one byte as is
-  kU32 = 1,  // varlen, at most 5 bytes
-  kU64 = 2,  // varlen, at most 10 bytes (u64, and s64 in sign-magnitude form)
+  kU8 = 1,   // one byte as is
+  kU32 = 2,  // varlen, at most 5 bytes
+  kU64 = 3,  // varlen, at most 10 bytes (u64, and s64 in sign-magnitude form)
 };
 
-/// What encode_fields() writes after the id: whether a string ends the event,
-/// and the integer fields' widths, in order (at most 8). The spec also carries
-/// the COBS room the event's longest encoding needs (bits 24..31).
+/// The integer fields encode_fields() writes after the id, in wire order (at
+/// most 8): two bits each from bit 8 of the spec, 0 ending the list. The spec
+/// is field_spec(...) | id, plus kStrLenGiven when the string's length is given.
 template <class... Widths>
-constexpr std::uint32_t field_spec(bool has_str, Widths... widths) noexcept {
+constexpr std::uint32_t field_spec(Widths... widths) noexcept {
   static_assert(sizeof...(widths) <= 8, "at most 8 integer fields");
-  std::uint32_t spec = sizeof...(widths);
-  std::uint32_t shift = 4;
-  std::size_t longest = 1 + (has_str ? kMaxStrLen : 0);
-  ((spec |= static_cast<std::uint32_t>(widths) << shift, shift += 2,
-    longest += widths == FieldWidth::kU8 ? 1 : widths == FieldWidth::kU32 ? 5 : 10),
-   ...);
-  return spec | static_cast<std::uint32_t>(1 + (longest + 253) / 254) << 24;
+  std::uint32_t spec = 0;
+  std::uint32_t shift = 8;
+  ((spec |= static_cast<std::uint32_t>(widths) << shift, shift += 2), ...);
+  return spec;
 }
 
-/// encode_fields(): the string is a C string (read up to its terminator).
-inline constexpr std::size_t kCString = ~std::size_t{0};
+/// Spec flag: the string's length is the integer after the fields in ints
+/// (else the string is a C string, read up to its terminator). encode_fields()
+/// does not read the spec's bits above this one: callers may keep flags there.
+inline constexpr std::uint32_t kStrLenGiven = 1u << 24;
 
-/// The compact encoder: any event from its id and field values, in one routine
-/// (what every encode_<event>() uses when built for size). ints are the
-/// integer fields in wire order, timestamp first for events that have one, as
-/// spec (field_spec()) describes them; s64 values go in as
-/// detail::sign_magnitude(value). Then the string, if the spec has one and str
-/// is not null: str_len bytes, or up to the terminator for kCString, cut to
+/// Longest raw (unframed) event of the schema, string at kMaxStrLen or shorter.
+inline constexpr std::size_t kMaxRawLen = 26 + kMaxStrLen;
+
+/// The compact encoder: any event from its spec (field_spec() | id) and field
+/// values, in one routine (what every encode_<event>() uses when built for
+/// size). ints are the integer fields in wire order, timestamp first for
+/// events that have one; s64 values go in as detail::sign_magnitude(value).
+/// Then the string, if str is not null: up to its terminator, or with
+/// kStrLenGiven as many bytes as ints gives after the fields; cut to
 /// kMaxStrLen. buf must hold the event's kMaxFramedLen bytes; returns the
 /// frame length.
 ///
 /// It writes the raw event behind the room COBS may need, then frames it in
 /// place, front to back (the framed bytes never overtake the raw ones): plain
-/// loops with their state in registers, small in code and in stack.
-TBAND_ENCODE_SHARED constexpr std::size_t encode_fields(std::uint8_t* buf, std::uint8_t id, std::uint32_t spec,
-                                                        const std::uint64_t* ints, const char* str,
-                                                        std::size_t str_len = kCString) noexcept {
-  const std::uint32_t count = spec & 0xFu;
-  std::uint8_t* const raw = buf + (spec >> 24);  // after the code bytes COBS may add
+/// loops with their state in registers, four arguments in registers, small in
+/// code and in stack.
+TBAND_ENCODE_SHARED constexpr std::size_t encode_fields(std::uint8_t* buf, std::uint32_t spec,
+                                                        const std::uint64_t* ints, const char* str) noexcept {
+  std::size_t room = 1;  // COBS code bytes before the raw event's first byte
+  if constexpr (kMaxRawLen > detail::kMaxOneBlockRawLen) {
+    std::size_t longest = 1 + (str != nullptr ? kMaxStrLen : 0);
+    for (std::uint32_t widths = (spec >> 8) & 0xFFFFu; widths != 0; widths >>= 2) {
+      longest += (widths & 3u) == 1u ? 1 : (widths & 3u) == 2u ? 5 : 10;
+    }
+    room = 1 + (longest + 253) / 254;
+  }
+  std::uint8_t* const raw = buf + room;
   std::uint8_t* end = raw;
-  *end++ = id;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    std::uint64_t value = ints[i];
-    if (((spec >> (4 + 2 * i)) & 3u) != 0) {
-      while (value >= 0x80u) {
-        *end++ = static_cast<std::uint8_t>(value | 0x80u);
-        value >>= 7;
+  *end++ = static_cast<std::uint8_t>(spec);
+  for (std::uint32_t widths = (spec >> 8) & 0xFFFFu; widths != 0; widths >>= 2) {
+    // In 32-bit halves: on 32-bit targets fewer registers and no 64-bit compares.
+    const std::uint64_t value = *ints++;
+    auto low = static_cast<std::uint32_t>(value);
+    auto high = static_cast<std::uint32_t>(value >> 32);
+    if ((widths & 3u) != 1u) {
+      while (high != 0 || low >= 0x80u) {
+        *end++ = static_cast<std::uint8_t>(low | 0x80u);
+        low = (low >> 7) | (high << 25);
+        high >>= 7;
       }
     }
-    *end++ = static_cast<std::uint8_t>(value);
+    *end++ = static_cast<std::uint8_t>(low);
   }
   if (str != nullptr) {
-    for (std::size_t n = 0; n < kMaxStrLen && (str_len == kCString ? str[n] != '\0' : n < str_len); ++n) {
-      *end++ = static_cast<std::uint8_t>(str[n]);
+    const bool counted = (spec & kStrLenGiven) != 0;
+    std::size_t len = kMaxStrLen;
+    if (counted && static_cast<std::size_t>(*ints) < len) {
+      len = static_cast<std::size_t>(*ints);
+    }
+    for (const char* c = str; c != str + len && (counted || *c != '\0'); ++c) {
+      *end++ = static_cast<std::uint8_t>(*c);
     }
   }
-  // Frame: each block is a code byte (its length + 1) and up to 254 non-zero
-  // bytes; a zero ends a block, and so does a full one (without taking a byte).
-  std::uint8_t* out = buf;
-  std::uint8_t* code = out++;
-  for (const std::uint8_t* in = raw; in != end; ++in) {
-    if (*in != 0) {
-      *out++ = *in;
-      if (out - code != 0xFF || in + 1 == end) {
-        continue;  // a full block that ends the frame needs no code byte after it
+  std::uint8_t* code = buf;
+  if constexpr (kMaxRawLen <= detail::kMaxOneBlockRawLen) {
+    // One block: every zero becomes the code byte of the block after it.
+    for (std::uint8_t* in = raw; in != end; ++in) {
+      if (*in == 0) {
+        *code = static_cast<std::uint8_t>(in - code);
+        code = in;
       }
     }
+    *code = static_cast<std::uint8_t>(end - code);
+    *end = 0;
+    return static_cast<std::size_t>(end - buf) + 1;
+  } else {
+    // Each block is a code byte (its length + 1) and up to 254 non-zero bytes;
+    // a zero ends a block, and so does a full one (without taking a byte).
+    std::uint8_t* out = code + 1;
+    for (const std::uint8_t* in = raw; in != end; ++in) {
+      if (*in != 0) {
+        *out++ = *in;
+        if (out - code != 0xFF || in + 1 == end) {
+          continue;  // a full block that ends the frame needs no code byte after it
+        }
+      }
+      *code = static_cast<std::uint8_t>(out - code);
+      code = out++;
+    }
     *code = static_cast<std::uint8_t>(out - code);
-    code = out++;
+    *out++ = 0;
+    return static_cast<std::size_t>(out - buf);
   }
-  *code = static_cast<std::uint8_t>(out - code);
-  *out++ = 0;
-  return static_cast<std::size_t>(out - buf);
 }
 
 /// COBS-frames n raw bytes into out (at least cobs_max_framed_len(n) bytes);
@@ -344,7 +372,7 @@ namespace layout {
 constexpr std::size_t encode_u64_u32(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0, f1};
-  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64, FieldWidth::kU32), ints, nullptr);
+  return encode_fields(buf, field_spec(FieldWidth::kU64, FieldWidth::kU32) | id, ints, nullptr);
 #else
   return detail::frame<16>(buf, [&](auto& w) {
     w.put(id);
@@ -358,7 +386,7 @@ constexpr std::size_t encode_u64_u32(std::uint8_t* buf, std::uint8_t id, std::ui
 constexpr std::size_t encode_u64(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0};
-  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64), ints, nullptr);
+  return encode_fields(buf, field_spec(FieldWidth::kU64) | id, ints, nullptr);
 #else
   return detail::frame<11>(buf, [&](auto& w) {
     w.put(id);
@@ -370,8 +398,8 @@ constexpr std::size_t encode_u64(std::uint8_t* buf, std::uint8_t id, std::uint64
 /// Id, then u32, str: isr_name, evtmarker_name, valmarker_name, task_name, queue_name.
 constexpr std::size_t encode_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, const char* f1, std::size_t f1_len) noexcept {
 #if TBAND_ENCODE_COMPACT
-  const std::uint64_t ints[] = {f0};
-  return encode_fields(buf, id, field_spec(true, FieldWidth::kU32), ints, f1, f1_len);
+  const std::uint64_t ints[] = {f0, f1_len};
+  return encode_fields(buf, field_spec(FieldWidth::kU32) | id | kStrLenGiven, ints, f1);
 #else
   return detail::frame<6 + kMaxStrLen>(buf, [&](auto& w) {
     w.put(id);
@@ -385,7 +413,7 @@ constexpr std::size_t encode_u32_str(std::uint8_t* buf, std::uint8_t id, std::ui
 constexpr std::size_t encode_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, const char* f1) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0};
-  return encode_fields(buf, id, field_spec(true, FieldWidth::kU32), ints, f1, kCString);
+  return encode_fields(buf, field_spec(FieldWidth::kU32) | id, ints, f1);
 #else
   return detail::frame<6 + kMaxStrLen>(buf, [&](auto& w) {
     w.put(id);
@@ -398,8 +426,8 @@ constexpr std::size_t encode_u32_str(std::uint8_t* buf, std::uint8_t id, std::ui
 /// Id, then u64, u32, str: evtmarker, evtmarker_begin, task_evtmarker, task_evtmarker_begin.
 constexpr std::size_t encode_u64_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, const char* f2, std::size_t f2_len) noexcept {
 #if TBAND_ENCODE_COMPACT
-  const std::uint64_t ints[] = {f0, f1};
-  return encode_fields(buf, id, field_spec(true, FieldWidth::kU64, FieldWidth::kU32), ints, f2, f2_len);
+  const std::uint64_t ints[] = {f0, f1, f2_len};
+  return encode_fields(buf, field_spec(FieldWidth::kU64, FieldWidth::kU32) | id | kStrLenGiven, ints, f2);
 #else
   return detail::frame<16 + kMaxStrLen>(buf, [&](auto& w) {
     w.put(id);
@@ -414,7 +442,7 @@ constexpr std::size_t encode_u64_u32_str(std::uint8_t* buf, std::uint8_t id, std
 constexpr std::size_t encode_u64_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, const char* f2) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0, f1};
-  return encode_fields(buf, id, field_spec(true, FieldWidth::kU64, FieldWidth::kU32), ints, f2, kCString);
+  return encode_fields(buf, field_spec(FieldWidth::kU64, FieldWidth::kU32) | id, ints, f2);
 #else
   return detail::frame<16 + kMaxStrLen>(buf, [&](auto& w) {
     w.put(id);
@@ -429,7 +457,7 @@ constexpr std::size_t encode_u64_u32_str(std::uint8_t* buf, std::uint8_t id, std
 constexpr std::size_t encode_u64_u32_s64(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, std::int64_t f2) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0, f1, detail::sign_magnitude(f2)};
-  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU64), ints, nullptr);
+  return encode_fields(buf, field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU64) | id, ints, nullptr);
 #else
   return detail::frame<26>(buf, [&](auto& w) {
     w.put(id);
@@ -444,7 +472,7 @@ constexpr std::size_t encode_u64_u32_s64(std::uint8_t* buf, std::uint8_t id, std
 constexpr std::size_t encode_u64_u32_u32_u32(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, std::uint32_t f2, std::uint32_t f3) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0, f1, f2, f3};
-  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32), ints, nullptr);
+  return encode_fields(buf, field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | id, ints, nullptr);
 #else
   return detail::frame<26>(buf, [&](auto& w) {
     w.put(id);
@@ -460,7 +488,7 @@ constexpr std::size_t encode_u64_u32_u32_u32(std::uint8_t* buf, std::uint8_t id,
 constexpr std::size_t encode_u64_u32_u32(std::uint8_t* buf, std::uint8_t id, std::uint64_t f0, std::uint32_t f1, std::uint32_t f2) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0, f1, f2};
-  return encode_fields(buf, id, field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32), ints, nullptr);
+  return encode_fields(buf, field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | id, ints, nullptr);
 #else
   return detail::frame<21>(buf, [&](auto& w) {
     w.put(id);
@@ -475,7 +503,7 @@ constexpr std::size_t encode_u64_u32_u32(std::uint8_t* buf, std::uint8_t id, std
 constexpr std::size_t encode_u32_u32(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, std::uint32_t f1) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0, f1};
-  return encode_fields(buf, id, field_spec(false, FieldWidth::kU32, FieldWidth::kU32), ints, nullptr);
+  return encode_fields(buf, field_spec(FieldWidth::kU32, FieldWidth::kU32) | id, ints, nullptr);
 #else
   return detail::frame<11>(buf, [&](auto& w) {
     w.put(id);
@@ -489,7 +517,7 @@ constexpr std::size_t encode_u32_u32(std::uint8_t* buf, std::uint8_t id, std::ui
 constexpr std::size_t encode_u32(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0};
-  return encode_fields(buf, id, field_spec(false, FieldWidth::kU32), ints, nullptr);
+  return encode_fields(buf, field_spec(FieldWidth::kU32) | id, ints, nullptr);
 #else
   return detail::frame<6>(buf, [&](auto& w) {
     w.put(id);
@@ -502,7 +530,7 @@ constexpr std::size_t encode_u32(std::uint8_t* buf, std::uint8_t id, std::uint32
 constexpr std::size_t encode_u32_u8(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, std::uint8_t f1) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0, f1};
-  return encode_fields(buf, id, field_spec(false, FieldWidth::kU32, FieldWidth::kU8), ints, nullptr);
+  return encode_fields(buf, field_spec(FieldWidth::kU32, FieldWidth::kU8) | id, ints, nullptr);
 #else
   return detail::frame<7>(buf, [&](auto& w) {
     w.put(id);
@@ -515,8 +543,8 @@ constexpr std::size_t encode_u32_u8(std::uint8_t* buf, std::uint8_t id, std::uin
 /// Id, then u32, u32, str: task_evtmarker_name, task_valmarker_name.
 constexpr std::size_t encode_u32_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, std::uint32_t f1, const char* f2, std::size_t f2_len) noexcept {
 #if TBAND_ENCODE_COMPACT
-  const std::uint64_t ints[] = {f0, f1};
-  return encode_fields(buf, id, field_spec(true, FieldWidth::kU32, FieldWidth::kU32), ints, f2, f2_len);
+  const std::uint64_t ints[] = {f0, f1, f2_len};
+  return encode_fields(buf, field_spec(FieldWidth::kU32, FieldWidth::kU32) | id | kStrLenGiven, ints, f2);
 #else
   return detail::frame<11 + kMaxStrLen>(buf, [&](auto& w) {
     w.put(id);
@@ -531,7 +559,7 @@ constexpr std::size_t encode_u32_u32_str(std::uint8_t* buf, std::uint8_t id, std
 constexpr std::size_t encode_u32_u32_str(std::uint8_t* buf, std::uint8_t id, std::uint32_t f0, std::uint32_t f1, const char* f2) noexcept {
 #if TBAND_ENCODE_COMPACT
   const std::uint64_t ints[] = {f0, f1};
-  return encode_fields(buf, id, field_spec(true, FieldWidth::kU32, FieldWidth::kU32), ints, f2, kCString);
+  return encode_fields(buf, field_spec(FieldWidth::kU32, FieldWidth::kU32) | id, ints, f2);
 #else
   return detail::frame<11 + kMaxStrLen>(buf, [&](auto& w) {
     w.put(id);
@@ -1292,7 +1320,7 @@ constexpr std::size_t encode_task_valmarker(std::uint8_t* buf, std::uint64_t ts,
 }
 
 /// Enough buffer for any event.
-inline constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(26 + kMaxStrLen);
+inline constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
 
 }  // namespace enc
 }  // namespace tband

@@ -11,6 +11,16 @@ namespace rt = tband::rt;
 
 namespace tband::rt::backend {
 
+Delivery snapshot_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept {
+  SnapshotBuffer& snap = per_core(g_snapshots, core);
+  if (len > kSnapshotSize - snap.used) {
+    return Delivery::kFull;
+  }
+  copy_bytes(snap.data + snap.used, frame, len);
+  snap.used += len;
+  return Delivery::kDelivered;
+}
+
 // Runs inside the hook's critical section, after the core released its backend
 // lock (the finished checks take the state lock first, then backend locks).
 void stop_because_full() noexcept {

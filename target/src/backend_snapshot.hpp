@@ -18,6 +18,10 @@ struct SnapshotBuffer {
 
 inline SnapshotBuffer g_snapshots[kCores];
 
+/// Appends a frame to the core's buffer if it fits (else kFull). Out of line:
+/// the event path and the reports share it.
+Delivery snapshot_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept;
+
 inline constexpr bool kEncodesInPlace = true;
 inline bool accepting() noexcept { return tracing_enabled(); }
 
@@ -26,12 +30,7 @@ class Writer {
   explicit Writer(unsigned core) noexcept : core_(core), snap_(per_core(g_snapshots, core)) {}
 
   Delivery deliver(const std::uint8_t* frame, std::size_t len, bool) noexcept {
-    if (len > kSnapshotSize - snap_.used) {
-      return Delivery::kFull;
-    }
-    copy_bytes(snap_.data + snap_.used, frame, len);
-    snap_.used += len;
-    return Delivery::kDelivered;
+    return snapshot_append(core_, frame, len);
   }
 
   /// Encodes in place while the longest frame still fits; near the end it

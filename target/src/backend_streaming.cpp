@@ -13,12 +13,12 @@ namespace {
 
 // Called inside the calling core's critical section: its report buffer and
 // field scratch are free.
-bool send_core_id(unsigned self, unsigned core) noexcept {
+__attribute__((noinline)) bool send_core_id(unsigned self, unsigned core) noexcept {
   std::uint64_t* fields = rt::per_core(rt::g_frames, self).fields;
   fields[0] = 0;  // the reference tracer stamps these with 0
   fields[1] = core;
   using enc::FieldWidth;
-  return rt::send_report(self, enc::CoreId::kId, enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32)) !=
+  return rt::send_report(self, enc::field_spec(FieldWidth::kU64, FieldWidth::kU32) | enc::CoreId::kId) !=
          rt::Delivery::kDelivered;
 }
 
@@ -35,11 +35,14 @@ bool send_metadata() noexcept {
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
       }
-      if (send_core_id(self, core) ||
-          (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used)) ||
-          (meta.lost_evts > 0 &&
-           rt::send_metadata_overflow(self, core, tband_portTIMESTAMP()) != rt::Delivery::kDelivered)) {
+      if (send_core_id(self, core) || (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used))) {
         return true;
+      }
+      if (meta.lost_evts > 0) {
+        rt::per_core(rt::g_frames, self).fields[0] = tband_portTIMESTAMP();
+        if (rt::send_metadata_overflow(self, core, meta.lost_evts, meta.lost_bytes) != rt::Delivery::kDelivered) {
+          return true;
+        }
       }
     }
     return send_core_id(self, self);

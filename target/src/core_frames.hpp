@@ -14,8 +14,10 @@ inline constexpr std::size_t kMaxReportFramedLen = enc::MetadataOverflow::kMaxFr
 static_assert(enc::DroppedEvtCnt::kMaxFramedLen <= kMaxReportFramedLen);
 
 struct CoreFrames {
-  std::uint64_t ts;                           // the hook's timestamp, for the reports
-  std::uint64_t fields[4];                    // field values for the compact encoder
+  // Field values for the compact encoder. fields[0] is the hook's timestamp
+  // while the hook runs: the reports sent before its event are stamped with
+  // it, so they write only the fields after it.
+  std::uint64_t fields[4];
   std::uint8_t event[enc::kMaxFramedLen];     // the hook's own event
   std::uint8_t report[kMaxReportFramedLen];   // a report the slow path sends before it
 };

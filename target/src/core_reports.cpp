@@ -13,9 +13,10 @@ namespace tband::rt {
 
 // The reports go through the compact encoder in every build: one copy of the
 // code, and the slow path is rare.
-Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept {
+Delivery send_report(unsigned core, std::uint32_t spec) noexcept {
+  core = known_core(core);
   CoreFrames& frames = per_core(g_frames, core);
-  const std::size_t len = enc::encode_fields(frames.report, id, spec, frames.fields, nullptr);
+  const std::size_t len = enc::encode_fields(frames.report, spec, frames.fields, nullptr);
   return backend::Writer(core).deliver(frames.report, len, false);
 }
 
@@ -24,50 +25,47 @@ static_assert(enc::DroppedEvtCnt::kMaxFramedLen <= kMaxReportFramedLen &&
               enc::CoreId::kMaxFramedLen <= kMaxReportFramedLen);
 
 ReportsOutcome emit_reports(unsigned core) noexcept {
+  core = known_core(core);
   CoreReports& reports = per_core(g_core_reports, core);
   if (backend::kReportsCheckEnabled && !tracing_enabled()) {
     reports.countdown = 1;  // stays forced: the next event looks again
     return ReportsOutcome::kSkip;
   }
   reports.attention.clear();  // before reading what the others changed
-  CoreFrames& frames = per_core(g_frames, core);
-  using enc::FieldWidth;
   const std::uint32_t drops = load_shared(g_dropped_evts);
   const std::uint32_t session = load_shared(g_session);
 
   // Events left until the periodic counter; a new session starts it afresh.
-  std::uint32_t periodic = reports.forced ? reports.periodic_left : reports.countdown;
+  std::uint32_t periodic = reports.periodic_left + reports.countdown;
   if (session != reports.session) {
     periodic = 0;
     reports.session = session;
   }
-  // Until the counter is out, the next event comes here again.
-  reports.periodic_left = periodic;
-  reports.forced = true;
-  reports.countdown = 1;
-
-  std::uint32_t next_countdown = periodic;  // this event counts towards the periodic counter
   if ((kDropCntEvery > 0 && periodic == 0) || drops != reports.reported_drops) {
-    frames.fields[0] = frames.ts;
-    frames.fields[1] = drops;
+    per_core(g_frames, core).fields[1] = drops;
     const Delivery delivery =
-        send_report(core, enc::DroppedEvtCnt::kId, enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32));
-    if (delivery == Delivery::kFull) {
-      return ReportsOutcome::kStopFull;
-    }
-    if (delivery == Delivery::kDropped) {
+        send_report(core, enc::field_spec(enc::FieldWidth::kU64, enc::FieldWidth::kU32) | enc::DroppedEvtCnt::kId);
+    if (delivery != Delivery::kDelivered) {
+      // Until the counter is out, the next event comes here again.
+      reports.periodic_left = periodic;
+      reports.countdown = 1;
+      if (delivery == Delivery::kFull) {
+        return ReportsOutcome::kStopFull;
+      }
       count_drop(core);  // the caller's event is given up, and counted
       return ReportsOutcome::kSkip;
     }
     reports.reported_drops = drops;
-    next_countdown = kDropCntEvery + 1;
+    periodic = kDropCntEvery + 1;  // this event counts towards the next one
   }
-  reports.forced = false;
-  reports.countdown = kDropCntEvery > 0 ? next_countdown : std::numeric_limits<std::uint32_t>::max();
+  reports.periodic_left = 0;
+  reports.countdown = kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max();
 
   if constexpr (kUseMetadataBuf) {
     if (reports.overflow_pending) {
-      const Delivery delivery = send_metadata_overflow(core, core, frames.ts);
+      // This core's own counts: only this core changes them, and it is here.
+      const MetadataBuffer& meta = per_core(g_metadata, core);
+      const Delivery delivery = send_metadata_overflow(core, core, meta.lost_evts, meta.lost_bytes);
       if (delivery == Delivery::kFull) {
         return ReportsOutcome::kStopFull;
       }
@@ -80,7 +78,6 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
   }
   return ReportsOutcome::kProceed;
 }
-
 
 }  // namespace tband::rt
 

@@ -6,8 +6,10 @@
 // event that brings it to 0 takes the slow path, which emits what is owed and
 // sets the next countdown (the periodic counter's rhythm). On multi-core
 // targets other cores can also raise `attention`. Anything that needs a report
-// soon "forces" the countdown to 1, remembering how far the periodic counter
-// had got, so that the periodic rhythm stays what it would have been.
+// soon "forces" the countdown to 1, keeping in `periodic_left` how far the
+// periodic counter had got, so that the periodic rhythm stays what it would
+// have been. Unforced, periodic_left is 0; so on entering the slow path the
+// events left until the periodic counter are always periodic_left + countdown.
 #pragma once
 
 #include <atomic>
@@ -35,10 +37,9 @@ struct AttentionFlag<false> {
 
 struct CoreReports {
   std::uint32_t countdown = 1;        // events until the slow path, counting the one that takes it
-  std::uint32_t periodic_left = 0;    // events before the periodic counter is due, saved while forced
+  std::uint32_t periodic_left = 0;    // while forced: events after the next before the periodic counter
   std::uint32_t reported_drops = 0;   // dropped count this core last put into its trace
   std::uint32_t session = 0;          // tracing session the periodic rhythm belongs to
-  bool forced = false;
   bool overflow_pending = false;      // a metadata_overflow event is owed
   AttentionFlag<kMultiCore> attention;
 
@@ -47,11 +48,10 @@ struct CoreReports {
 
   /// The next event on this core takes the slow path.
   void force() noexcept {
-    if (!forced) {
+    if (countdown != 1) {  // else already forced, or the periodic counter is due next anyway
       periodic_left = countdown - 1;
-      forced = true;
+      countdown = 1;
     }
-    countdown = 1;
   }
 };
 

@@ -9,8 +9,10 @@
 //  - encode first (all other cases): the event is encoded into the core's
 //    event buffer, then handed to trace_frame, which delivers it, or when
 //    reports are owed, sends them first. Nothing is live across a call on the
-//    fast path, which keeps it short; built for size, every hook shares the one
-//    trace_frame.
+//    fast path, which keeps it short.
+// All of it is inlined into the caller: built for size, that is the hooks'
+// one shared body, and the stack below it is the slow path's two levels
+// (emit_reports > send_report) and the encoder or the backend.
 #pragma once
 
 #include "backend.hpp"
@@ -28,27 +30,30 @@ enum class ReportsOutcome : std::uint8_t {
   kStopFull,  // do not: the snapshot buffer ran out
 };
 
-/// Encodes a report whose fields the caller put in the core's scratch
-/// (CoreFrames::fields) into the core's report buffer, and delivers it.
-Delivery send_report(unsigned core, std::uint8_t id, std::uint32_t spec) noexcept;
+/// Encodes the report whose fields the caller put in the core's scratch
+/// (CoreFrames::fields, spec: field_spec() | id) into the core's report buffer,
+/// and delivers it.
+Delivery send_report(unsigned core, std::uint32_t spec) noexcept;
 
-/// Sends, from `core`, a metadata_overflow report on core `about`'s metadata buffer.
+inline constexpr std::uint32_t kMetadataOverflowSpec =
+    enc::field_spec(enc::FieldWidth::kU64, enc::FieldWidth::kU32, enc::FieldWidth::kU32, enc::FieldWidth::kU32) |
+    enc::MetadataOverflow::kId;
+
+/// Sends, from `core`, a metadata_overflow report on core `about`'s losses,
+/// stamped with the timestamp in the core's scratch.
 __attribute__((always_inline)) inline Delivery send_metadata_overflow(unsigned core, unsigned about,
-                                                                      std::uint64_t ts) noexcept {
-  using enc::FieldWidth;
-  const MetadataView meta = metadata_view(about);
+                                                                      std::uint32_t lost_evts,
+                                                                      std::uint32_t lost_bytes) noexcept {
   std::uint64_t* fields = per_core(g_frames, core).fields;
-  fields[0] = ts;
   fields[1] = about;
-  fields[2] = meta.lost_evts;
-  fields[3] = meta.lost_bytes;
-  return send_report(core, enc::MetadataOverflow::kId,
-                     enc::field_spec(false, FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32));
+  fields[2] = lost_evts;
+  fields[3] = lost_bytes;
+  return send_report(core, kMetadataOverflowSpec);
 }
 
 /// Slow path: puts the reports this core owes (dropped_evt_cnt,
 /// metadata_overflow) into the trace before the caller's event, stamped with
-/// the hook's timestamp (CoreFrames::ts).
+/// the hook's timestamp (CoreFrames::fields[0]).
 ReportsOutcome emit_reports(unsigned core) noexcept;
 
 /// Slow path of the encode-first shape: the reports, then the core's event frame.
@@ -92,7 +97,7 @@ __attribute__((always_inline)) inline void trace_in_place(unsigned core, Deliver
 }
 
 /// Delivers the core's event frame (len bytes). Inside the hook's critical section.
-TBAND_SHARED void trace_frame(unsigned core, std::size_t len, bool is_metadata) noexcept {
+__attribute__((always_inline)) inline void trace_frame(unsigned core, std::size_t len, bool is_metadata) noexcept {
   const std::uint8_t* frame = per_core(g_frames, core).event;
   if constexpr (backend::kEncodesInPlace) {  // reports must go into the buffer first
     trace_in_place(core, [&](backend::Writer& writer) { return writer.deliver(frame, len, is_metadata); });
@@ -132,7 +137,7 @@ template <std::size_t kMaxFramedLen, class Encode>
 __attribute__((always_inline)) inline void trace_event(unsigned core, std::uint64_t ts, bool is_metadata,
                                                        Encode&& encode) noexcept {
   CoreFrames& frames = per_core(g_frames, core);
-  frames.ts = ts;
+  frames.fields[0] = ts;
   if constexpr (kEncodeInPlace) {
     if (!is_metadata) {
       trace_in_place(core, [&](auto& writer) { return writer.template write<kMaxFramedLen>(encode); });

@@ -20,9 +20,9 @@ using Spinlock = BasicSpinlock<kMultiCore>;
 inline constexpr std::uint32_t kDropCntEvery = tband_configTRACE_DROP_CNT_EVERY;
 inline constexpr bool kUseMetadataBuf = tband_configUSE_METADATA_BUF == 1;
 
-// Built for size (-Os, as firmware usually is), hooks with the same field
-// layout share one body and the event path stays out of line; built for speed,
-// everything is inlined into each hook, with the event id a constant.
+// Built for size (-Os, as firmware usually is), the hooks share one body
+// (TBAND_SHARED: out of line) with the event path inlined into it; built for
+// speed, everything is inlined into each hook, with the event id a constant.
 // TBAND_SLOW_PATH marks the rarely taken branch's code: out of line when
 // built for speed (the hot path keeps nothing live across it), inline when
 // built for size (one level less of stack).
@@ -44,11 +44,16 @@ inline unsigned current_core() noexcept {
   }
 }
 
+/// `core` as single-core code should see it: the constant 0. Out-of-line
+/// functions that pass their core on start with `core = known_core(core)`, so
+/// that with one core they keep no core index in a register across calls.
+constexpr unsigned known_core(unsigned core) noexcept { return kMultiCore ? core : 0; }
+
 /// The element of a per-core array for `core`; with one core, the only one,
 /// so that no index arithmetic is left in single-core code.
 template <class T>
 constexpr T& per_core(T (&array)[kCores], unsigned core) noexcept {
-  return array[kMultiCore ? core : 0];
+  return array[known_core(core)];
 }
 
 /// What became of an event handed to the backend.
