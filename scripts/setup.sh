@@ -18,6 +18,8 @@ packages=(
   protobuf-compiler libprotobuf-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   # CLI benchmark: babeltrace2 decodes the same events as CTF; GNU time for peak RSS
   babeltrace2 time
+  # the demo firmware and its end-to-end tests run under QEMU; `column` formats the demo's table
+  qemu-system-arm bsdextrautils
 )
 
 missing=()

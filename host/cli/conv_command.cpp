@@ -140,6 +140,12 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     std::cerr << ", " << result.decode_errors << " undecodable frame(s)";
   }
   std::cerr << "; " << result.tracks << " tracks";
+  if (result.last_ts_ns > result.first_ts_ns) {
+    char span[48];
+    std::snprintf(span, sizeof span, "; %.3f ms", static_cast<double>(result.last_ts_ns - result.first_ts_ns) / 1e6);
+    std::cerr << span;
+  }
+  std::cerr << "; " << result.dropped_events << " dropped on the target";
   if (!perfetto_path.empty() && perfetto_path != "-") {
     std::cerr << "; " << perfetto_path << ": " << result.perfetto_bytes << " bytes"
               << per_event(result.perfetto_bytes, result.events);

@@ -27,6 +27,9 @@ const std::array kFormats{
                 make_hex_decoder},
     InputFormat{"base64", "a firmware log: lines that are entirely base64 are trace data, other lines are skipped",
                 sniff_base64_lines, make_base64_lines_decoder},
+    InputFormat{"postmortem",
+                "a RAM dump holding the post-mortem backend's block (found by its magic); each core's newest events",
+                sniff_postmortem, make_postmortem_decoder},
 };
 
 }  // namespace
@@ -53,7 +56,8 @@ const InputFormat& sniff_input_format(std::span<const std::uint8_t> head) {
     }
   }
   if (best == nullptr) {
-    throw InputFormatError("cannot tell the input format (not binary, hex or base64 lines); give --format");
+    throw InputFormatError(
+        "cannot tell the input format (not binary, hex, base64 lines or a post-mortem dump); give --format");
   }
   return *best;
 }

@@ -50,7 +50,9 @@ struct InputFormat {
 
 std::unique_ptr<ByteDecoder> make_hex_decoder();
 std::unique_ptr<ByteDecoder> make_base64_lines_decoder();
+std::unique_ptr<ByteDecoder> make_postmortem_decoder();
 int sniff_hex(std::span<const std::uint8_t> head);
 int sniff_base64_lines(std::span<const std::uint8_t> head);
+int sniff_postmortem(std::span<const std::uint8_t> head);
 
 }  // namespace tband

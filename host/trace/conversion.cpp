@@ -92,6 +92,9 @@ ConversionResult convert(const ConversionOptions& options) {
   });
   interpreter.finish();
   result.events = interpreter.events();
+  result.first_ts_ns = interpreter.first_ts_ns();
+  result.last_ts_ns = interpreter.last_ts_ns();
+  result.dropped_events = interpreter.dropped_events();
   for (const auto& s : streams) {
     result.input_bytes += s->reader().raw_bytes_read();
     std::string note = s->reader().spec().display_name() + ": format " + std::string{s->reader().format_name()};

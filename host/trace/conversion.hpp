@@ -46,6 +46,9 @@ struct ConversionResult {
   std::uint64_t json_bytes = 0;
   std::uint64_t tracks = 0;
   std::uint64_t interned_names = 0;  // bounded, see NameTable::intern_bounded
+  std::uint64_t first_ts_ns = 0;     // the trace's time span
+  std::uint64_t last_ts_ns = 0;
+  std::uint64_t dropped_events = 0;  // the target's newest dropped_evt_cnt total
   Diagnostics diagnostics;
   std::vector<std::string> notes;  // e.g. per-input format and skipped log lines
 };

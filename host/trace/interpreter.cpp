@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "trace/interpreter.hpp"
 
 #include <variant>
@@ -43,10 +44,17 @@ void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
   Context ctx{origin, c, c.last_ts_ns};
   if (origin.has_ts) {
     const std::uint64_t ts = origin.ts;
-    if (!have_resolution_ && ts != 0) {  // tick 0 is 0 ns at any resolution (the runtime's core_id at start)
+    if (!have_resolution_ && ts != 0) {
+      // Tick 0 is 0 ns at any resolution (the runtime stamps core_id 0 and
+      // sends it before the metadata), so only later ticks can be wrong.
       events_before_resolution_ = true;
     }
     ctx.ts_ns = ts * ns_per_ts_;
+    if (!std::holds_alternative<CoreId>(event)) {  // core_id is stamped 0 by the runtime
+      first_ts_ns_ = seen_any_ts_ ? std::min(first_ts_ns_, ctx.ts_ns) : ctx.ts_ns;
+      last_any_ts_ns_ = std::max(last_any_ts_ns_, ctx.ts_ns);
+      seen_any_ts_ = true;
+    }
     if (c.seen_ts && ts < c.last_ts) {
       diagnose(DiagnosticKind::kTimestampBackwards, ctx.ts_ns,
                "core " + std::to_string(origin.core) + ": ts " + std::to_string(ts) + " after ts " +

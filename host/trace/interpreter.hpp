@@ -55,6 +55,11 @@ class TraceInterpreter {
   void finish();
 
   [[nodiscard]] std::uint64_t events() const noexcept { return events_; }
+  /// Earliest and latest event time in ns (core_id's tick-0 stamp aside); equal when none.
+  [[nodiscard]] std::uint64_t first_ts_ns() const noexcept { return seen_any_ts_ ? first_ts_ns_ : 0; }
+  [[nodiscard]] std::uint64_t last_ts_ns() const noexcept { return last_any_ts_ns_; }
+  /// The newest dropped_evt_cnt total: events the target dropped.
+  [[nodiscard]] std::uint64_t dropped_events() const noexcept { return last_dropped_total_; }
 
  private:
   // ---- state ---------------------------------------------------------------
@@ -210,6 +215,9 @@ class TraceInterpreter {
   bool events_before_resolution_ = false;
   std::uint64_t last_dropped_total_ = 0;
   std::uint64_t events_ = 0;
+  bool seen_any_ts_ = false;
+  std::uint64_t first_ts_ns_ = 0;
+  std::uint64_t last_any_ts_ns_ = 0;
   std::uint64_t freertos_in_bare_metal_ = 0;
   std::int32_t next_task_pid_ = 1000;
   // Interned names of every event and field, by the event's variant index.

@@ -7,6 +7,9 @@
 #include "input/input_format.hpp"
 #include "input/input_reader.hpp"
 #include "input/input_spec.hpp"
+#include "decode/event_format.hpp"
+#include "decode/stream_decoder.hpp"
+#include "post_mortem_block_builder.hpp"
 #include "trace_builder.hpp"
 
 namespace tband::test {
@@ -82,6 +85,74 @@ TEST(Sniffing, TellsTheFormatsApart) {
   EXPECT_EQ(sniff_input_format(bytes_of("02 01 00\n03 04 00")).name, "hex");
   EXPECT_EQ(sniff_input_format(bytes_of("boot ok\nAgEA\n")).name, "base64");
   EXPECT_THROW((void)sniff_input_format(bytes_of("just some words\n")), InputFormatError);
+}
+
+std::vector<std::uint8_t> frame_of(std::size_t (*encode)(std::uint8_t*)) {
+  std::vector<std::uint8_t> out(enc::kMaxFramedLen);
+  out.resize(encode(out.data()));
+  return out;
+}
+
+std::vector<std::string> decode_to_text(const std::vector<std::uint8_t>& stream) {
+  std::vector<std::string> events;
+  StreamDecoder decoder;
+  const auto sink = [&](const DecodeResult& r, const FrameLocation&) {
+    events.push_back(r.ok() ? format_event(r.value()) : "ERROR " + describe(r.error()));
+  };
+  decoder.feed(stream, sink);
+  decoder.finish(sink);
+  return events;
+}
+
+TEST(PostmortemFormat, RecoversEveryCoreFromARamImage) {
+  const auto name = frame_of([](std::uint8_t* b) { return enc::encode_isr_name(b, 1, "tick"); });
+  const auto a = frame_of([](std::uint8_t* b) { return enc::encode_isr_enter(b, 100, 1); });
+  const auto b = frame_of([](std::uint8_t* b) { return enc::encode_isr_exit(b, 101, 1); });
+  BlockBuilder block(2, 32, 16);
+  block.metadata(0, name);
+  std::vector<std::uint8_t> ring0 = a;
+  ring0.insert(ring0.end(), b.begin(), b.end());
+  block.ring(0, ring0, static_cast<std::uint32_t>(ring0.size()), TBAND_PM_TAIL_AT_FRAME);
+  block.ring(1, a, static_cast<std::uint32_t>(a.size()), TBAND_PM_TAIL_AT_FRAME);
+  block.put_core(1, TBAND_PM_CORE_OFF_META_LOST_EVTS, 2);
+  block.put_core(1, TBAND_PM_CORE_OFF_META_LOST_BYTES, 19);
+  // The block inside a larger RAM image, after other data, as a debugger dumps it.
+  std::vector<std::uint8_t> ram(0x104, 0x5A);
+  ram.insert(ram.end(), block.bytes().begin(), block.bytes().end());
+  ram.resize(4096, 0x00);
+
+  const InputFormat& format = sniff_input_format(ram);
+  ASSERT_EQ(format.name, "postmortem");
+  auto decoder = format.make_decoder();
+  std::vector<std::uint8_t> stream;
+  for (std::size_t i = 0; i < ram.size(); i += 1000) {
+    decoder->feed({ram.data() + i, std::min<std::size_t>(1000, ram.size() - i)}, stream);
+  }
+  decoder->finish(stream);
+  EXPECT_EQ(decode_to_text(stream), (std::vector<std::string>{
+                                        "core_id ts=0 core_id=0",
+                                        "isr_name isr_id=1 name=\"tick\"",
+                                        "isr_enter ts=100 isr_id=1",
+                                        "isr_exit ts=101 isr_id=1",
+                                        "core_id ts=0 core_id=1",
+                                        "metadata_overflow ts=0 core_id=1 lost_evts=2 lost_bytes=19",
+                                        "isr_enter ts=100 isr_id=1",
+                                    }));
+  EXPECT_NE(decoder->note().find("post-mortem block at byte 260"), std::string::npos) << decoder->note();
+}
+
+TEST(PostmortemFormat, ADumpWithoutABlockSaysSo) {
+  std::vector<std::uint8_t> ram(4096, 0x11);
+  auto decoder = find_input_format("postmortem")->make_decoder();
+  std::vector<std::uint8_t> stream;
+  decoder->feed(ram, stream);
+  try {
+    decoder->finish(stream);
+    FAIL() << "no error";
+  } catch (const InputFormatError& e) {
+    EXPECT_NE(std::string{e.what()}.find("post-mortem dump: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string{e.what()}.find("TBPM"), std::string::npos) << e.what();
+  }
 }
 
 TEST(InputReader, MissingAndEmptyFilesAreInputErrors) {

@@ -1,0 +1,155 @@
+"""The demo firmware under QEMU (mps2-an386): the streaming, snapshot and
+post-mortem builds, their traces decoded by the tband CLI and checked for
+what the firmware did (examples/firmware/app/main.c, examples/workload)."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import unittest
+from pathlib import Path
+
+from . import qemu
+from .support import path_from_env, require_qemu_and_firmware
+from .trace_checks import convert, dump, events_inside, isr_intervals, span_problems
+
+# From the firmware (examples/firmware/app/main.c and examples/workload).
+RUN_MS = 500
+TICKS_PER_ACQUISITION = 4
+CRASH_AT_SEQUENCE = 60
+ISR_TICK, ISR_ADC = 1, 2
+MARKER_ACQUIRE, MARKER_FILTER = 1, 2
+VALUE_FIFO_LEVEL, VALUE_SEQUENCE = 1, 3
+NS_PER_TICK = 40  # FPGAIO counter at 25 MHz
+TICKS_PER_MS = 1_000_000 // NS_PER_TICK
+ADC_NOMINAL_PERIOD = TICKS_PER_MS // 2  # 2 kHz
+
+
+class QemuFirmwareTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.firmware = require_qemu_and_firmware()
+        cls.cli = path_from_env("TBAND_CLI")
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = Path(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def run_variant(self, variant: str, name: str) -> Path:
+        serial = self.out / name
+        status = qemu.run_to_exit(self.firmware / f"demo_{variant}.elf", serial)
+        self.assertEqual(status, 0, f"{variant} firmware exit status")
+        return serial
+
+    def assert_names(self, trace) -> None:
+        self.assertEqual({e["fields"]["name"] for e in trace.of("isr_name")}, {"tick 1kHz", "adc ready"})
+        self.assertEqual({e["fields"]["name"] for e in trace.of("evtmarker_name")}, {"acquire", "filter", "events"})
+        self.assertEqual([e["fields"]["ns_per_ts"] for e in trace.of("ts_resolution_ns")], [NS_PER_TICK])
+
+    def assert_adc_isrs_each_push_one_sample(self, trace) -> None:
+        adc = isr_intervals(trace, ISR_ADC)
+        pushed = [a + b for a, b in zip(events_inside(trace, adc, "valmarker"), events_inside(trace, adc, "evtmarker"))]
+        self.assertEqual(set(pushed), {1}, "each ADC interrupt reports exactly one FIFO level or one overrun")
+
+    def assert_acquisitions(self, trace, sequences: list[int]) -> None:
+        self.assertEqual(span_problems(trace), [])
+        # "filter" only ever runs inside "acquire".
+        open_acquire = 0
+        for e in trace.events:
+            if e["event"] == "evtmarker_begin" and e["fields"]["evtmarker_id"] == MARKER_ACQUIRE:
+                open_acquire += 1
+            elif e["event"] == "evtmarker_end" and e["fields"]["evtmarker_id"] == MARKER_ACQUIRE:
+                open_acquire -= 1
+            elif e["event"] == "evtmarker_begin" and e["fields"]["evtmarker_id"] == MARKER_FILTER:
+                self.assertEqual(open_acquire, 1, f"filter at {e['ts']} outside acquire")
+        self.assertEqual(trace.values(VALUE_SEQUENCE), sequences)
+
+    def test_streaming(self) -> None:
+        serial = self.run_variant("streaming", "uart.bin")
+        trace = dump(self.cli, str(serial))
+        self.assertEqual(trace.decode_errors, [])
+        self.assert_names(trace)
+
+        # The 1 kHz tick: exactly RUN_MS interrupts, exactly 1 ms apart (SysTick is exact in QEMU).
+        ticks = isr_intervals(trace, ISR_TICK)
+        self.assertEqual(len(ticks), RUN_MS)
+        periods = [b[0] - a[0] for a, b in zip(ticks, ticks[1:])]
+        self.assertEqual(statistics.median(periods), TICKS_PER_MS)
+        self.assertEqual(ticks[-1][0] - ticks[0][0], (RUN_MS - 1) * TICKS_PER_MS)
+
+        # The ADC interrupt runs at its 2 kHz period, but QEMU's timer model
+        # skips an expiry that falls right after the tick interrupt, so some
+        # gaps are two periods: the count lies between those bounds.
+        adc = isr_intervals(trace, ISR_ADC)
+        adc_periods = [b[0] - a[0] for a, b in zip(adc, adc[1:])]
+        self.assertAlmostEqual(statistics.median(adc_periods), ADC_NOMINAL_PERIOD, delta=ADC_NOMINAL_PERIOD * 0.05)
+        span = adc[-1][0] - adc[0][0]
+        self.assertLessEqual(len(adc), span // min(adc_periods) + 1)
+        self.assertGreaterEqual(len(adc), span // (2 * ADC_NOMINAL_PERIOD))
+        self.assertTrue(all(p < 2.2 * ADC_NOMINAL_PERIOD for p in adc_periods), "at most one expiry skipped in a row")
+        self.assert_adc_isrs_each_push_one_sample(trace)
+
+        acquisitions = RUN_MS // TICKS_PER_ACQUISITION
+        self.assert_acquisitions(trace, list(range(1, acquisitions + 1)))
+        self.assertEqual(trace.counts()["evtmarker_begin"], trace.counts()["evtmarker_end"])
+
+        # Nothing dropped: every periodic dropped_evt_cnt says 0.
+        counts = [e["fields"]["cnt"] for e in trace.of("dropped_evt_cnt")]
+        self.assertGreater(len(counts), 0)
+        self.assertEqual(set(counts), {0})
+
+        summary = convert(self.cli, self.out / "uart.pftrace", str(serial))
+        self.assertIn("0 dropped on the target", summary)
+        self.assertGreater((self.out / "uart.pftrace").stat().st_size, 1000)
+
+        # -icount makes the run repeatable to the byte.
+        again = self.run_variant("streaming", "uart_again.bin")
+        self.assertEqual(again.read_bytes(), serial.read_bytes())
+
+    def test_snapshot(self) -> None:
+        serial = self.run_variant("snapshot", "snapshot.bin")
+        trace = dump(self.cli, str(serial))
+        self.assertEqual(trace.decode_errors, [])
+        self.assert_names(trace)
+        # The 16 KiB buffer fills long before the run ends: the snapshot holds
+        # the run's beginning, stopped in mid-flight (so no --strict here).
+        self.assertLessEqual(serial.stat().st_size, 16384 + 256)
+        self.assertGreater(serial.stat().st_size, 16384 - 64)
+        ticks = trace.of("isr_enter")
+        self.assertLess(len([e for e in ticks if e["fields"]["isr_id"] == ISR_TICK]), RUN_MS)
+        sequences = trace.values(VALUE_SEQUENCE)
+        self.assertGreater(len(sequences), 10)
+        self.assertEqual(sequences, list(range(1, len(sequences) + 1)))
+        summary = convert(self.cli, self.out / "snapshot.pftrace", str(serial), strict=False)
+        self.assertIn("0 dropped on the target", summary)
+
+    def test_post_mortem(self) -> None:
+        serial = self.out / "pm_uart.txt"
+        ram = self.out / "ram.bin"
+        qemu.run_until_fault_and_dump_ram(self.firmware / "demo_post_mortem.elf", serial, ram)
+        self.assertEqual(serial.read_bytes(), b"FAULT\n")
+        # The CLI finds the block in the 4 MiB RAM image by itself.
+        trace = dump(self.cli, str(ram))
+        self.assertEqual(trace.decode_errors, [])
+        self.assert_names(trace)  # the metadata area survives with the ring
+        # The newest events: the crash came right after acquisition
+        # CRASH_AT_SEQUENCE ended, so that is what the ring ends with...
+        timed = [e for e in trace.events if "ts" in e and e["event"] != "core_id"]
+        self.assertEqual(timed[-2]["event"], "valmarker")
+        self.assertEqual(timed[-2]["fields"], {"valmarker_id": VALUE_SEQUENCE, "val": CRASH_AT_SEQUENCE})
+        self.assertEqual(timed[-1]["event"], "evtmarker_end")
+        self.assertEqual(timed[-1]["fields"], {"evtmarker_id": MARKER_ACQUIRE})
+        # ...and the ring, 2 KiB, wrapped many times: older events are gone,
+        # what is left is whole, in order and without a gap.
+        sequences = trace.values(VALUE_SEQUENCE)
+        self.assertGreater(sequences[0], 1)
+        self.assertEqual(sequences, list(range(sequences[0], CRASH_AT_SEQUENCE + 1)))
+        ts = [e["ts"] for e in timed]
+        self.assertEqual(ts, sorted(ts))
+        self.assertGreater(len(timed), 100)
+
+
+if __name__ == "__main__":
+    unittest.main()
