@@ -55,9 +55,9 @@ class Conv(CliTestCase):
         proc = run(["conv", "--mode", "freertos", str(self.trace("freertos")), "-o", str(out)])
         self.assertExit(proc, 0)
         view = TraceView(out)
-        self.assertEqual(view.process_names(), ["Core 0", "IDLE", "receiver", "sender"])
+        self.assertEqual(view.process_names(), ["Core 0", "IDLE (idle task, core 0)", "receiver", "sender"])
         self.assertEqual([s["name"] for s in view.track("Running task", "Core 0")["slices"]],
-                         ["sender", "receiver", "sender"])
+                         ["sender", "receiver", "IDLE", "sender", "IDLE"])  # the idle task runs too
         self.assertEqual([s["name"] for s in view.track("State", "sender")["slices"]],
                          ["Ready", "Running on core 0", "Blocked: delay 50 ticks", "Ready",
                           "Running on core 0", "Deleted"])

@@ -8,9 +8,21 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "tband_encode.hpp"
 
 namespace tband::test {
+
+/// A file in this test process's own temporary directory: ctest runs test
+/// programs in parallel, and several use the same file names (the FreeRTOS
+/// scenarios run once per kernel version).
+inline std::string temp_path(const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "tband_host_tests" / std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
 
 class TraceBuilder {
  public:
@@ -30,9 +42,7 @@ class TraceBuilder {
 
   /// Writes the trace to a file in the test's temporary directory.
   std::string write(const std::string& name) const {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "tband_host_tests";
-    std::filesystem::create_directories(dir);
-    const std::string path = (dir / name).string();
+    const std::string path = temp_path(name);
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(bytes_.data()), static_cast<std::streamsize>(bytes_.size()));
     return path;
@@ -41,11 +51,5 @@ class TraceBuilder {
  private:
   std::vector<std::uint8_t> bytes_;
 };
-
-inline std::string temp_path(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "tband_host_tests";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
 
 }  // namespace tband::test
