@@ -8,12 +8,11 @@
  * sections). As for any FreeRTOS API, an interrupt above
  * configMAX_SYSCALL_INTERRUPT_PRIORITY must not trace. One core.
  *
- * Timestamp: the DWT cycle counter extended to 64 bits, from the bare-metal
- * Cortex-M4 port: add ports/cortex_m4_gcc/tband_port_cortex_m4.c to the build
- * and call tband_cm4_init_cycle_counter() once at boot (see that port for
- * the extension's one condition).
- *
- * Set in tband_config.h, as for the bare-metal port:
+ * Timestamp and backends: as the bare-metal Cortex-M4 port
+ * (ports/cortex_m4_gcc/tband_cm4_common.h): add
+ * ports/cortex_m4_gcc/tband_port_cortex_m4.c to the build, call
+ * tband_cm4_init_cycle_counter() once at boot (see that port for the
+ * extension's one condition), and set in tband_config.h:
  *   TBAND_CM4_NS_PER_CYCLE     nanoseconds per CPU cycle (whole)
  *   TBAND_CM4_STREAM(buf, len)  with the streaming backend (true: dropped)
  *   TBAND_CM4_EXTERNAL(buf, len, is_metadata)  with the external backend
@@ -25,23 +24,9 @@
 #ifndef TBAND_PORT_CORTEX_M4_FREERTOS_H_
 #define TBAND_PORT_CORTEX_M4_FREERTOS_H_
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
+#include "../cortex_m4_gcc/tband_cm4_common.h"
 #include "FreeRTOS.h"
 #include "task.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-void tband_cm4_init_cycle_counter(void);
-uint64_t tband_cm4_timestamp(void);
-#ifdef __cplusplus
-}
-#endif
-
-#define tband_portNUMBER_OF_CORES 1
 
 /* The two macros open and close one block; the interrupt state and the
  * saved mask live in it. */
@@ -59,21 +44,5 @@ uint64_t tband_cm4_timestamp(void);
   } else {                                                  \
     taskEXIT_CRITICAL();                                    \
   }
-
-#ifndef TBAND_CM4_NS_PER_CYCLE
-#error "tband Cortex-M4 FreeRTOS port: define TBAND_CM4_NS_PER_CYCLE (nanoseconds per CPU cycle) in tband_config.h"
-#endif
-#define tband_portTIMESTAMP() tband_cm4_timestamp()
-#define tband_portTIMESTAMP_RESOLUTION_NS TBAND_CM4_NS_PER_CYCLE
-
-#ifdef TBAND_CM4_STREAM
-#define tband_portBACKEND_STREAM_DATA(buf, len) TBAND_CM4_STREAM((buf), (len))
-#endif
-#ifdef TBAND_CM4_EXTERNAL
-#define tband_portBACKEND_EXTERNAL_EVENT(buf, len, is_metadata) TBAND_CM4_EXTERNAL((buf), (len), (is_metadata))
-#endif
-#ifdef TBAND_CM4_SNAPSHOT_FULL
-#define tband_portBACKEND_SNAPSHOT_BUF_FULL_CALLBACK() TBAND_CM4_SNAPSHOT_FULL()
-#endif
 
 #endif /* TBAND_PORT_CORTEX_M4_FREERTOS_H_ */

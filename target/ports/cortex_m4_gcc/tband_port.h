@@ -22,20 +22,7 @@
 #ifndef TBAND_PORT_CORTEX_M4_GCC_H_
 #define TBAND_PORT_CORTEX_M4_GCC_H_
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-void tband_cm4_init_cycle_counter(void);
-uint64_t tband_cm4_timestamp(void);
-#ifdef __cplusplus
-}
-#endif
-
-#define tband_portNUMBER_OF_CORES 1
+#include "tband_cm4_common.h"
 
 #define tband_portENTER_CRITICAL_FROM_ANY()   \
   uint32_t tband_port_primask;                \
@@ -44,23 +31,5 @@ uint64_t tband_cm4_timestamp(void);
                  :                            \
                  : "memory")
 #define tband_portEXIT_CRITICAL_FROM_ANY() __asm volatile("msr primask, %0" : : "r"(tband_port_primask) : "memory")
-
-#ifndef tband_portTIMESTAMP
-#ifndef TBAND_CM4_NS_PER_CYCLE
-#error "tband Cortex-M4 port: define TBAND_CM4_NS_PER_CYCLE (nanoseconds per CPU cycle) in tband_config.h"
-#endif
-#define tband_portTIMESTAMP() tband_cm4_timestamp()
-#define tband_portTIMESTAMP_RESOLUTION_NS TBAND_CM4_NS_PER_CYCLE
-#endif
-
-#ifdef TBAND_CM4_STREAM
-#define tband_portBACKEND_STREAM_DATA(buf, len) TBAND_CM4_STREAM((buf), (len))
-#endif
-#ifdef TBAND_CM4_EXTERNAL
-#define tband_portBACKEND_EXTERNAL_EVENT(buf, len, is_metadata) TBAND_CM4_EXTERNAL((buf), (len), (is_metadata))
-#endif
-#ifdef TBAND_CM4_SNAPSHOT_FULL
-#define tband_portBACKEND_SNAPSHOT_BUF_FULL_CALLBACK() TBAND_CM4_SNAPSHOT_FULL()
-#endif
 
 #endif /* TBAND_PORT_CORTEX_M4_GCC_H_ */
