@@ -1,17 +1,32 @@
 # tband_generate(SCHEMA_DIR <dir> OUT_DIR <dir> TARGET <name>)
+# tband_generate(SCHEMA <file or dir>... OUT_DIR <dir> TARGET <name>)
 #
-# Runs the generator (codegen/) on every *.yaml in SCHEMA_DIR, writing into
-# OUT_DIR. The output list comes from the generator itself at configure time,
+# Runs the generator (codegen/) on every *.yaml in SCHEMA_DIR (a complete
+# schema, tband's own or a test's), or on the user schema files (and folders
+# of them) given as SCHEMA composed with tband's built-in groups, writing
+# into OUT_DIR. The output list comes from the generator itself at configure time,
 # so the build knows every file before it exists. The command reruns when a
 # schema file, a generator source or a template changes; it rewrites only files
 # whose content changed, so unchanged outputs do not trigger recompiles.
-set(TBAND_CODEGEN_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
+#
+# Where the generator is: set TBAND_CODEGEN_PYTHONPATH (the folder that holds
+# the package), TBAND_CODEGEN_MODULE (its name) and TBAND_BUILTIN_SCHEMA_DIR
+# before including this file; by default, this source tree's codegen/ and
+# schema/. The installed package (tbandConfig.cmake) points them at its copy.
+if(NOT TBAND_CODEGEN_MODULE)
+  set(TBAND_CODEGEN_PYTHONPATH ${CMAKE_CURRENT_LIST_DIR}/..)
+  set(TBAND_CODEGEN_MODULE codegen)
+  set(TBAND_BUILTIN_SCHEMA_DIR ${CMAKE_CURRENT_LIST_DIR}/../schema)
+endif()
+get_filename_component(TBAND_CODEGEN_PYTHONPATH ${TBAND_CODEGEN_PYTHONPATH} ABSOLUTE)
+get_filename_component(TBAND_BUILTIN_SCHEMA_DIR ${TBAND_BUILTIN_SCHEMA_DIR} ABSOLUTE)
+set(TBAND_CODEGEN_COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${TBAND_CODEGEN_PYTHONPATH} PYTHONDONTWRITEBYTECODE=1
+  ${TBAND_PYTHON} -m ${TBAND_CODEGEN_MODULE})
 
 function(tband_generate)
-  cmake_parse_arguments(ARG "" "SCHEMA_DIR;OUT_DIR;TARGET" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "SCHEMA_DIR;OUT_DIR;TARGET" "SCHEMA" ${ARGN})
   execute_process(
-    COMMAND ${TBAND_PYTHON} -m codegen --list-outputs
-    WORKING_DIRECTORY ${TBAND_CODEGEN_ROOT}
+    COMMAND ${TBAND_CODEGEN_COMMAND} --list-outputs
     OUTPUT_VARIABLE listed
     RESULT_VARIABLE result)
   if(NOT result EQUAL 0)
@@ -25,20 +40,40 @@ function(tband_generate)
     endif()
   endforeach()
 
-  file(GLOB schema_files CONFIGURE_DEPENDS ${ARG_SCHEMA_DIR}/*.yaml ${ARG_SCHEMA_DIR}/*.yml)
-  file(GLOB_RECURSE generator_files CONFIGURE_DEPENDS
-    ${TBAND_CODEGEN_ROOT}/codegen/*.py ${TBAND_CODEGEN_ROOT}/codegen/templates/*.j2)
+  if(ARG_SCHEMA)
+    set(schema_args "")
+    set(schema_files "")
+    foreach(path IN LISTS ARG_SCHEMA)
+      get_filename_component(path ${path} ABSOLUTE)
+      list(APPEND schema_args --schema ${path})
+      if(IS_DIRECTORY ${path})
+        file(GLOB in_dir CONFIGURE_DEPENDS ${path}/*.yaml ${path}/*.yml)
+        list(APPEND schema_files ${in_dir})
+      else()
+        list(APPEND schema_files ${path})
+      endif()
+    endforeach()
+    file(GLOB builtin_files CONFIGURE_DEPENDS ${TBAND_BUILTIN_SCHEMA_DIR}/*.yaml)
+    list(APPEND schema_files ${builtin_files})
+    set(described "${ARG_SCHEMA}")
+  else()
+    get_filename_component(ARG_SCHEMA_DIR ${ARG_SCHEMA_DIR} ABSOLUTE)
+    set(schema_args --schema-dir ${ARG_SCHEMA_DIR})
+    file(GLOB schema_files CONFIGURE_DEPENDS ${ARG_SCHEMA_DIR}/*.yaml ${ARG_SCHEMA_DIR}/*.yml)
+    set(described ${ARG_SCHEMA_DIR})
+  endif()
+  set(package_dir ${TBAND_CODEGEN_PYTHONPATH}/${TBAND_CODEGEN_MODULE})
+  file(GLOB_RECURSE generator_files CONFIGURE_DEPENDS ${package_dir}/*.py ${package_dir}/templates/*.j2)
 
   set(stamp ${ARG_OUT_DIR}/.stamp)
   add_custom_command(
     OUTPUT ${stamp}
     BYPRODUCTS ${outputs}
-    COMMAND ${TBAND_PYTHON} -m codegen --schema-dir ${ARG_SCHEMA_DIR} --out ${ARG_OUT_DIR} --quiet
+    COMMAND ${TBAND_CODEGEN_COMMAND} ${schema_args} --out ${ARG_OUT_DIR} --quiet
     COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
-    WORKING_DIRECTORY ${TBAND_CODEGEN_ROOT}
     DEPENDS ${schema_files} ${generator_files}
-    COMMENT "Generating tband code from ${ARG_SCHEMA_DIR}"
+    COMMENT "Generating tband code from ${described}"
     VERBATIM)
   add_custom_target(${ARG_TARGET} DEPENDS ${stamp})
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TBAND_CODEGEN_ROOT}/codegen/render.py)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${package_dir}/render.py)
 endfunction()

@@ -10,21 +10,38 @@ from pathlib import Path
 from . import __version__
 from .errors import SchemaErrors
 from .render import OUTPUTS, GeneratedFile, render
-from .validate import load_schema
+from .validate import compose_schema, load_schema
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tband-codegen",
-        description="Generate the tband target encoder, host decoder, event reference "
-        "and round-trip tests from the YAML event schema.",
+        description="Generate the tband target encoder, C hooks for user events, host decoder, schema "
+        "descriptor, event reference and round-trip tests from the YAML event schema.",
         epilog="examples:\n"
-        "  tband-codegen                       # regenerate ./generated from ./schema\n"
-        "  tband-codegen --check               # fail if ./generated is stale\n"
-        "  tband-codegen --schema-dir s --out build/gen",
+        "  tband-codegen --schema app.yaml --out build/tband   # your events next to tband's built-in ones\n"
+        "  tband-codegen --schema schemas/ --out gen --check   # fail if gen/ is stale\n"
+        "  tband-codegen compat old/ new/                      # breaking changes between two schemas\n"
+        "  tband-codegen --schema-dir schema                   # tband's own build: schema/ -> generated/",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--schema-dir", default="schema", help="folder of *.yaml schema files (default: schema)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--schema",
+        action="append",
+        metavar="PATH",
+        help="a user schema file, or a folder of *.yaml files, to compose with tband's built-in groups "
+        "(base, freertos); repeatable",
+    )
+    source.add_argument(
+        "--schema-dir",
+        metavar="DIR",
+        help="a complete schema folder, without the built-in groups added (default: ./schema "
+        "when --schema is not given)",
+    )
+    parser.add_argument(
+        "--builtin-dir", metavar="DIR", help="where the built-in groups are (default: the copy installed with the generator)"
+    )
     parser.add_argument("--out", default="generated", help="output folder (default: generated)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
@@ -36,6 +53,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     parser.add_argument("--version", action="version", version=f"tband-codegen {__version__}")
     return parser
+
+
+def _load(args: argparse.Namespace):
+    if args.schema:
+        builtin = Path(args.builtin_dir) if args.builtin_dir else None
+        return compose_schema([(Path(p), p) for p in args.schema], builtin)
+    schema_dir = args.schema_dir or "schema"
+    return load_schema(Path(schema_dir), schema_dir.rstrip("/"))
 
 
 def _write(out_dir: Path, files: list[GeneratedFile]) -> list[str]:
@@ -76,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(OUTPUTS))
         return 0
     try:
-        schema = load_schema(Path(args.schema_dir), args.schema_dir.rstrip("/"))
+        schema = _load(args)
         files = render(schema)
         out_dir = Path(args.out)
         if args.check:

@@ -12,16 +12,57 @@ from functools import cached_property
 from .errors import Location
 from .naming import pascal_case
 
-# Wire encodings of the scalar field types: the longest encoding in bytes, the
-# C++ value type, and the suffix of the encoder/decoder helper that handles it.
+
+@dataclass(frozen=True)
+class ScalarType:
+    """A built-in scalar field type and how it goes on the wire."""
+
+    name: str
+    max_len: int  # longest encoding in bytes
+    cpp_type: str  # C++ value type (target parameters, host struct members)
+    c_type: str  # C type of a generated hook's parameter
+    encoding: str  # byte (one byte as is), uvar (unsigned varlen), svar (sign-magnitude varlen)
+    # The compact encoder's width for the value it is given (enc::FieldWidth):
+    # kU8 writes one byte, kU32 and kU64 a varlen of at most 5 and 10 bytes.
+    compact_width: str
+    doc: str  # one line for the docs: what the bytes are
+
+
+# Every multi-byte type is a varlen, so that the firmware's compact encoder
+# knows only three field widths. Floats are their IEEE-754 bits as a varlen:
+# one byte more than raw for most values, but no fourth encoding on the chip.
 SCALAR_TYPES = {
-    "u8": (1, "std::uint8_t"),
-    "u32": (5, "std::uint32_t"),
-    "u64": (10, "std::uint64_t"),
-    "s64": (10, "std::int64_t"),
+    t.name: t
+    for t in (
+        ScalarType("u8", 1, "std::uint8_t", "uint8_t", "byte", "kU8", "one byte as is"),
+        ScalarType("u16", 3, "std::uint16_t", "uint16_t", "uvar", "kU32", "unsigned varlen, at most 3 bytes"),
+        ScalarType("u32", 5, "std::uint32_t", "uint32_t", "uvar", "kU32", "unsigned varlen, at most 5 bytes"),
+        ScalarType("u64", 10, "std::uint64_t", "uint64_t", "uvar", "kU64", "unsigned varlen, at most 10 bytes"),
+        ScalarType("s8", 1, "std::int8_t", "int8_t", "byte", "kU8", "one byte, two's complement"),
+        ScalarType("s16", 3, "std::int16_t", "int16_t", "svar", "kU32", "sign-magnitude varlen, at most 3 bytes"),
+        ScalarType("s32", 5, "std::int32_t", "int32_t", "svar", "kU32", "sign-magnitude varlen, at most 5 bytes"),
+        ScalarType("s64", 10, "std::int64_t", "int64_t", "svar", "kU64",
+                   "sign-magnitude varlen, at most 10 bytes; INT64_MIN is negative zero (0x01)"),
+        ScalarType("bool", 1, "bool", "bool", "byte", "kU8", "one byte, 0 or 1"),
+        ScalarType("f32", 5, "float", "float", "uvar", "kU32",
+                   "the IEEE-754 binary32 bits as an unsigned varlen, at most 5 bytes"),
+        ScalarType("f64", 10, "double", "double", "uvar", "kU64",
+                   "the IEEE-754 binary64 bits as an unsigned varlen, at most 10 bytes"),
+    )
 }
 STR_TYPE = "str"
 BUILTIN_TYPES = (*SCALAR_TYPES, STR_TYPE)
+INTEGER_RANGES = {
+    "u8": (0, 0xFF),
+    "u16": (0, 0xFFFF),
+    "u32": (0, 0xFFFFFFFF),
+    "u64": (0, 0xFFFFFFFFFFFFFFFF),
+    "s8": (-0x80, 0x7F),
+    "s16": (-0x8000, 0x7FFF),
+    "s32": (-0x80000000, 0x7FFFFFFF),
+    "s64": (-0x8000000000000000, 0x7FFFFFFFFFFFFFFF),
+}
+FLOAT_TYPES = ("f32", "f64")
 
 # tband_configMAX_STR_LEN's default; the docs quote framed sizes for it.
 DEFAULT_MAX_STR_LEN = 20
@@ -57,14 +98,14 @@ class EnumType:
 
 @dataclass(frozen=True)
 class FieldType:
-    """A field's type: one of the built-in wire types or an enum (a u8)."""
+    """A field's type: a built-in scalar, str, or an enum (a u8 on the wire)."""
 
     name: str
     enum: EnumType | None = None
 
     @property
     def wire(self) -> str:
-        """u8, u32, u64, s64 or str: how the value is laid out on the wire."""
+        """The scalar type that lays the value out (u8 for enums), or str."""
         return "u8" if self.enum else self.name
 
     @property
@@ -72,9 +113,17 @@ class FieldType:
         return self.name == STR_TYPE
 
     @property
+    def scalar(self) -> ScalarType | None:
+        return None if self.is_str else SCALAR_TYPES[self.wire]
+
+    @property
+    def is_float(self) -> bool:
+        return self.name in FLOAT_TYPES
+
+    @property
     def max_len(self) -> int | None:
         """Longest encoding in bytes; None for str, whose length is bounded by config."""
-        return None if self.is_str else SCALAR_TYPES[self.wire][0]
+        return None if self.is_str else SCALAR_TYPES[self.wire].max_len
 
     @property
     def cpp_value_type(self) -> str:
@@ -83,7 +132,23 @@ class FieldType:
             return self.enum.cpp_name
         if self.is_str:
             return "std::string_view"
-        return SCALAR_TYPES[self.name][1]
+        return SCALAR_TYPES[self.name].cpp_type
+
+    @property
+    def c_param_type(self) -> str:
+        """Type of the value as a generated C hook's parameter."""
+        if self.enum:
+            return f"tband_{self.enum.name}"
+        if self.is_str:
+            return "const char*"
+        return SCALAR_TYPES[self.name].c_type
+
+    @property
+    def reflect_kind(self) -> str:
+        """The host's FieldType enumerator: kU8, kU16, ..., kStr, kEnum."""
+        if self.enum:
+            return "kEnum"
+        return "k" + self.name.capitalize()
 
     @property
     def doc_name(self) -> str:
@@ -101,6 +166,9 @@ class Field:
     optional: bool
     implicit: bool  # added by the generator (the timestamp), not written in the schema
     location: Location
+    # For an optional field: what a decoder reports when the frame leaves the
+    # field out (int, float, bool, or an enum value's name); None: "absent".
+    default: int | float | bool | str | None = None
 
     @property
     def note(self) -> str:
@@ -109,7 +177,44 @@ class Field:
             return "implicit"
         if self.type.is_str:
             return "varlen"
-        return "optional" if self.optional else "required"
+        if self.optional:
+            return "optional" if self.default is None else f"optional, default {self.default_text}"
+        return "required"
+
+    def compact_expr(self, ns: str) -> str:
+        """The C++ expression for the compact encoder's integer of this field
+        (detail helpers qualified with ns, e.g. "enc::")."""
+        if self.type.enum:
+            return f"static_cast<std::uint8_t>({self.name})"
+        return compact_value(self.type.wire, self.name).replace("detail::", f"{ns}detail::")
+
+    @property
+    def default_text(self) -> str:
+        """The default as the schema would write it."""
+        if isinstance(self.default, bool):
+            return "true" if self.default else "false"
+        return str(self.default)
+
+    @property
+    def cpp_default(self) -> str:
+        """The default as a C++ expression of the field's value type."""
+        assert self.default is not None
+        if self.type.enum:
+            return f"{self.type.enum.cpp_name}::{self.default}"
+        if isinstance(self.default, bool):
+            return "true" if self.default else "false"
+        if self.type.is_float:
+            text = repr(float(self.default))
+            if text in ("inf", "-inf", "nan"):
+                limit = f"std::numeric_limits<{self.type.cpp_value_type}>"
+                return {"inf": f"{limit}::infinity()", "-inf": f"-{limit}::infinity()"}.get(
+                    text, f"{limit}::quiet_NaN()"
+                )
+            return text + ("f" if self.type.name == "f32" else "")
+        if self.type.name == "s64" and self.default == INTEGER_RANGES["s64"][0]:
+            return "INT64_MIN"
+        suffix = "ull" if self.type.name == "u64" else ("ll" if self.type.name == "s64" else "")
+        return f"{self.default}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -131,8 +236,18 @@ class Event:
         return f"0x{self.id:02X}"
 
     @property
+    def hook_name(self) -> str:
+        """The generated C hook of a user event."""
+        return f"tband_{self.name}"
+
+    @property
     def str_field(self) -> Field | None:
         return next((f for f in self.fields if f.type.is_str), None)
+
+    @property
+    def explicit_fields(self) -> tuple[Field, ...]:
+        """The fields a caller gives: all but the implicit timestamp."""
+        return tuple(f for f in self.fields if not f.implicit)
 
     @property
     def required_fields(self) -> tuple[Field, ...]:
@@ -141,6 +256,10 @@ class Event:
     @property
     def optional_fields(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.optional)
+
+    @property
+    def has_float(self) -> bool:
+        return any(f.type.is_float for f in self.fields)
 
     @property
     def max_fixed_len(self) -> int:
@@ -163,10 +282,15 @@ class Event:
         optional = self.optional_fields
         return tuple(required + optional[:n] for n in range(len(optional) + 1))
 
+    @property
+    def compact_widths(self) -> tuple[str, ...]:
+        """The compact encoder's width of every integer field (all but str), wire order."""
+        return tuple(f.type.scalar.compact_width for f in self.fields if not f.type.is_str)
+
 
 @dataclass(frozen=True)
 class Layout:
-    """A list of wire types (timestamp included) that several encoder overloads
+    """A list of field types (timestamp included) that several encoder overloads
     share; the target encoder writes each layout once, with the event id as a
     parameter, so that firmware built for size can share one body."""
 
@@ -184,7 +308,7 @@ class Layout:
     @property
     def max_fixed_len(self) -> int:
         """Longest unframed encoding without the string: id byte plus every non-str field."""
-        return 1 + sum(SCALAR_TYPES[w][0] for w in self.wires if w != STR_TYPE)
+        return 1 + sum(SCALAR_TYPES[w].max_len for w in self.wires if w != STR_TYPE)
 
     @property
     def params(self) -> tuple[tuple[str, str], ...]:
@@ -194,12 +318,39 @@ class Layout:
             if wire == STR_TYPE:
                 out += [("const char*", f"f{i}"), ("std::size_t", f"f{i}_len")]
             else:
-                out.append((SCALAR_TYPES[wire][1], f"f{i}"))
+                out.append((SCALAR_TYPES[wire].cpp_type, f"f{i}"))
         return tuple(out)
+
+    @property
+    def compact_fields(self) -> tuple[tuple[str, str], ...]:
+        """(width, value expression) of each integer field for the compact encoder."""
+        out = []
+        for i, wire in enumerate(self.wires):
+            if wire != STR_TYPE:
+                out.append((SCALAR_TYPES[wire].compact_width, compact_value(wire, f"f{i}")))
+        return tuple(out)
+
+
+def compact_value(wire: str, name: str) -> str:
+    """The C++ expression that turns a field's value into the compact encoder's integer."""
+    scalar = SCALAR_TYPES[wire]
+    if scalar.encoding == "svar":
+        return f"detail::sign_magnitude({name})"
+    if wire == "s8":
+        return f"static_cast<std::uint8_t>({name})"
+    if wire == "f32":
+        return f"detail::float_bits({name})"
+    if wire == "f64":
+        return f"detail::double_bits({name})"
+    return name
 
 
 def layout_of(fields: tuple[Field, ...]) -> tuple[str, ...]:
     return tuple(f.type.wire for f in fields)
+
+
+# Ids 0xC0-0xFF belong to user groups; 0x00-0xBF to the built-in ones.
+USER_ID_RANGE = (0xC0, 0xFF)
 
 
 @dataclass(frozen=True)
@@ -208,7 +359,8 @@ class Group:
     title: str
     description: str
     id_range: tuple[int, int]
-    source: str  # schema file the group comes from
+    source: str  # schema file the group comes from (its name)
+    builtin: bool  # one of tband's own groups (base, freertos), not a user's
     enums: tuple[EnumType, ...]
     events: tuple[Event, ...]  # sorted by id
 
@@ -216,12 +368,26 @@ class Group:
     def cpp_name(self) -> str:
         return pascal_case(self.name)
 
+    @property
+    def switch_macro(self) -> str:
+        """The tband_config switch that compiles a user group's hooks in (1) or out (0)."""
+        return f"tband_config{self.name.upper()}_TRACE_ENABLE"
+
+    @property
+    def max_fixed_len(self) -> int:
+        return max((e.max_fixed_len for e in self.events), default=1)
+
+    @property
+    def has_str(self) -> bool:
+        return any(e.str_field for e in self.events)
+
 
 @dataclass(frozen=True)
 class Schema:
     groups: tuple[Group, ...]
-    sources: tuple[str, ...]  # schema file names, sorted
+    sources: tuple[str, ...]  # schema file names in the order read (built-in ones first)
     hash: str  # sha256 over the schema files' names and bytes
+    wire_hash: str  # sha256 over what decoding depends on (see descriptor.wire_identity)
 
     @cached_property
     def events(self) -> tuple[Event, ...]:
@@ -230,6 +396,18 @@ class Schema:
     @cached_property
     def enums(self) -> tuple[EnumType, ...]:
         return tuple(e for g in self.groups for e in g.enums)
+
+    @cached_property
+    def builtin_groups(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.builtin)
+
+    @cached_property
+    def user_groups(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if not g.builtin)
+
+    @cached_property
+    def user_enums(self) -> tuple[EnumType, ...]:
+        return tuple(e for g in self.user_groups for e in g.enums)
 
     @cached_property
     def layouts(self) -> tuple[Layout, ...]:
@@ -247,5 +425,20 @@ class Schema:
         return self.hash[:16]
 
     @property
+    def trace_id(self) -> int:
+        """What the schema_id event carries: the wire hash's first 64 bits."""
+        return int(self.wire_hash[:16], 16)
+
+    @property
     def max_fixed_len(self) -> int:
         return max(e.max_fixed_len for e in self.events)
+
+    @property
+    def builtin_max_fixed_len(self) -> int:
+        return max(g.max_fixed_len for g in self.builtin_groups)
+
+    @cached_property
+    def hook_enums(self) -> tuple[EnumType, ...]:
+        """Enums a generated C hook takes: the user groups' own and the built-in ones their events use."""
+        used = {f.type.enum.name for g in self.user_groups for e in g.events for f in e.fields if f.type.enum}
+        return tuple(e for e in self.enums if e.name in used or e in self.user_enums)

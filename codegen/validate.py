@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import ErrorCollector, Location, SchemaError, SchemaErrors
+from .descriptor import wire_hash
 from .loader import LocatedDict, LocatedList, load_yaml
 from .model import (
     BUILTIN_TYPES,
+    FLOAT_TYPES,
+    INTEGER_RANGES,
     TIMESTAMP_TYPE,
+    USER_ID_RANGE,
     EnumType,
     EnumValue,
     Event,
@@ -54,7 +59,46 @@ FIELD_KEYS = {
     "type": ("name", True),
     "description": ("text", True),
     "optional": ("bool", False),
+    "default": ("any", False),
 }
+
+F32_MAX = 3.4028234663852886e38
+
+# C and other languages' names for the schema's types, for "did you mean".
+TYPE_ALIASES = {
+    **{f"int{n}": f"s{n}" for n in (8, 16, 32, 64)},
+    **{f"int{n}_t": f"s{n}" for n in (8, 16, 32, 64)},
+    **{f"uint{n}": f"u{n}" for n in (8, 16, 32, 64)},
+    **{f"uint{n}_t": f"u{n}" for n in (8, 16, 32, 64)},
+    **{f"i{n}": f"s{n}" for n in (8, 16, 32, 64)},
+    "float": "f32",
+    "double": "f64",
+    "float32": "f32",
+    "float64": "f64",
+    "boolean": "bool",
+    "string": "str",
+    "char": "u8",
+    "byte": "u8",
+}
+
+# The firmware's compact encoder (encode_fields) takes at most 8 integer fields.
+MAX_USER_INTEGER_FIELDS = 8
+
+# Names a user group may not take: their switch would clash with one of
+# tband's own (tband_configMARKER_TRACE_ENABLE, ...).
+RESERVED_GROUP_NAMES = frozenset("base freertos freertos_task freertos_queue marker isr metadata backend".split())
+
+# C API functions of tband.h (without the tband_ prefix): a user event's hook
+# tband_<event> must not take one of these names.
+RESERVED_HOOK_NAMES = frozenset(
+    """
+    tracing_enabled tracing_finished tracing_backend_finished get_dropped_evt_cnt
+    gather_system_metadata get_metadata_buf get_metadata_buf_amnt start_streaming
+    restart_streaming stop_streaming trigger_snapshot stop_snapshot reset_snapshot
+    get_core_snapshot_buf get_core_snapshot_buf_amnt start_post_mortem stop_post_mortem
+    get_post_mortem_buf get_post_mortem_buf_size submit_to_backend fn fn_begin fn_end
+    """.split()
+)
 
 KIND_WORDS = {
     "name": "a name",
@@ -63,6 +107,7 @@ KIND_WORDS = {
     "bool": "true or false",
     "list": "a list",
     "range": "a list of two ids [first, last]",
+    "any": "a single value (a number, true/false or a name)",
 }
 
 # C++ type names the generated host code defines itself; schema types must not reuse them.
@@ -94,6 +139,8 @@ def _kind_ok(kind: str, value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "bool":
         return isinstance(value, bool)
+    if kind == "any":
+        return value is not None and not isinstance(value, (dict, list))
     if kind == "list":
         return isinstance(value, LocatedList)
     if kind == "range":
@@ -139,6 +186,20 @@ def _check_mapping(
             errors.add(node.value_loc[key], f"{what}: '{key}' must be one non-empty line")
             usable = False
     return node if usable else None
+
+
+def _a(type_name: str) -> str:
+    """The type name with its article, as it is read aloud: a u8, an s8, an f32."""
+    return f"an {type_name}" if type_name[0] in "aefhilmnorsx" else f"a {type_name}"
+
+
+def _float_text(text: str) -> Any:
+    """A float written as text (inf, nan, 1.0e39), or the text itself."""
+    lowered = text.strip().lower().replace(".inf", "inf").replace(".nan", "nan")
+    try:
+        return float(lowered)
+    except ValueError:
+        return text
 
 
 def _item_name(node: Any, index: int, noun: str) -> str:
@@ -222,6 +283,7 @@ class _Builder:
         self.type_names: dict[str, tuple[str, Location]] = {}
         self.groups: dict[str, Location] = {}
         self.ranges: list[tuple[int, int, str, Location]] = []
+        self.builtin_ranges: list[tuple[int, int, str, Location]] = []
 
     def claim_type_name(self, cpp_name: str, owner: str, where: Location) -> None:
         if cpp_name in RESERVED_TYPE_NAMES:
@@ -287,9 +349,14 @@ class _Builder:
             field_type = FieldType(type_name, self.enums[type_name])
         else:
             enums = ", ".join(sorted(self.enums)) or "none defined"
+            hint = [TYPE_ALIASES[type_name]] if type_name in TYPE_ALIASES else difflib.get_close_matches(
+                type_name, [*BUILTIN_TYPES, *self.enums], n=1
+            )
+            did_you_mean = f"did you mean '{hint[0]}'? " if hint else ""
             self.errors.add(
                 type_loc,
-                f"{what}: unknown type '{type_name}' (expected u8, u32, u64, s64, str or an enum: {enums})",
+                f"{what}: unknown type '{type_name}' ({did_you_mean}expected {', '.join(BUILTIN_TYPES)} "
+                f"or an enum: {enums})",
             )
             return None
         optional = node.get("optional", False)
@@ -299,7 +366,66 @@ class _Builder:
                 f"{what}: a str field cannot be optional (it may already be empty)",
             )
             return None
-        return Field(name, field_type, node["description"].strip(), optional, False, name_loc)
+        default = None
+        if "default" in node:
+            default_loc = node.value_loc["default"]
+            if not optional:
+                self.errors.add(
+                    default_loc, f"{what}: only an optional field can have a default (add 'optional: true')"
+                )
+                return None
+            default = self.check_default(what, field_type, node["default"], default_loc)
+            if default is None:
+                return None
+        return Field(name, field_type, node["description"].strip(), optional, False, name_loc, default)
+
+    def check_default(self, what: str, field_type: FieldType, value: Any, where: Location) -> Any:
+        """The default converted to the field's type, or None after reporting why it does not fit."""
+        type_name = field_type.name
+        if field_type.enum:
+            names = [v.name for v in field_type.enum.values]
+            if isinstance(value, str) and value in names:
+                return value
+            self.errors.add(
+                where,
+                f"{what}: default {_describe_value(value)} is not a value of enum '{type_name}' "
+                f"(one of: {', '.join(names)})",
+            )
+            return None
+        if type_name == "bool":
+            if isinstance(value, bool):
+                return value
+            self.errors.add(
+                where, f"{what}: default of a bool field must be true or false, not {_describe_value(value)}"
+            )
+            return None
+        if type_name in FLOAT_TYPES:
+            if isinstance(value, str):
+                value = _float_text(value)  # YAML 1.1 reads 1.0e39 (no exponent sign) and nan as text
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                as_float = float(value)
+                if type_name == "f32" and math.isfinite(as_float) and abs(as_float) > F32_MAX:
+                    self.errors.add(
+                        where, f"{what}: default {value} is too large for an f32 (the largest is 3.4028235e38)"
+                    )
+                    return None
+                return as_float
+            self.errors.add(
+                where,
+                f"{what}: default of {_a(type_name)} field must be a number, inf, -inf or nan, "
+                f"not {_describe_value(value)}",
+            )
+            return None
+        low, high = INTEGER_RANGES[type_name]
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.errors.add(
+                where, f"{what}: default of {_a(type_name)} field must be an integer, not {_describe_value(value)}"
+            )
+            return None
+        if not low <= value <= high:
+            self.errors.add(where, f"{what}: default {value} is outside the range of {type_name} ({low}..{high})")
+            return None
+        return value
 
     def check_field_order(self, what: str, fields: list[Field]) -> None:
         first_optional: Field | None = None
@@ -334,7 +460,7 @@ class _Builder:
                 )
 
     def build_event(
-        self, node: LocatedDict, field_nodes: list[LocatedDict], group: str, id_range: tuple[int, int]
+        self, node: LocatedDict, field_nodes: list[LocatedDict], group: str, id_range: tuple[int, int], builtin: bool
     ) -> Event | None:
         name = node["name"]
         what = f"event '{name}'"
@@ -344,6 +470,11 @@ class _Builder:
         if name in self.event_names:
             self.errors.add(name_loc, f"{what}: the name is already used ({self.event_names[name]})")
             return None
+        if not builtin and name in RESERVED_HOOK_NAMES:
+            self.errors.add(
+                name_loc, f"{what}: its hook tband_{name}() would clash with the tband C API function of that name"
+            )
+            return None
         self.event_names[name] = name_loc
         self.claim_type_name(pascal_case(name), what, name_loc)
         event_id = node["id"]
@@ -351,6 +482,9 @@ class _Builder:
         ok = True
         if not 0 <= event_id <= 255:
             self.errors.add(id_loc, f"{what}: id {event_id} is outside 0..255 (ids are u8)")
+            ok = False
+        elif not builtin and not USER_ID_RANGE[0] <= event_id <= USER_ID_RANGE[1]:
+            self.errors.add(id_loc, f"{what}: {self.outside_user_range(event_id)}")
             ok = False
         elif not id_range[0] <= event_id <= id_range[1]:
             self.errors.add(
@@ -372,6 +506,14 @@ class _Builder:
         if any(f is None for f in fields) or not ok:
             return None
         self.check_field_order(what, fields)  # type: ignore[arg-type]
+        integer_fields = sum(1 for f in fields if not f.type.is_str) + (0 if metadata else 1)  # type: ignore[union-attr]
+        if not builtin and integer_fields > MAX_USER_INTEGER_FIELDS:
+            self.errors.add(
+                name_loc,
+                f"{what}: {integer_fields} fields besides the string{'' if metadata else ' (the timestamp included)'}; "
+                f"a user event may have at most {MAX_USER_INTEGER_FIELDS} (the firmware's compact encoder takes no more)",
+            )
+            return None
         if not metadata:
             timestamp = Field(
                 "ts", TIMESTAMP_TYPE, "Time of the event in timestamp ticks.", False, True, name_loc
@@ -379,7 +521,21 @@ class _Builder:
             fields.insert(0, timestamp)
         return Event(name, event_id, group, metadata, node["description"].strip(), tuple(fields), name_loc)
 
-    def build_group_header(self, raw: _RawFile) -> tuple[str, tuple[int, int]] | None:
+    def outside_user_range(self, event_id: int) -> str:
+        """Why a user event cannot have this id, naming the built-in group (and event) that own it."""
+        message = (
+            f"id 0x{event_id:02X} is outside the range for user events "
+            f"(0x{USER_ID_RANGE[0]:02X}..0x{USER_ID_RANGE[1]:02X})"
+        )
+        owner = next((r for r in self.builtin_ranges if r[0] <= event_id <= r[1]), None)
+        if owner is not None:
+            message += f"; it belongs to tband's group '{owner[2]}' ({owner[3]})"
+        if event_id in self.event_ids:
+            other_name, other_loc = self.event_ids[event_id]
+            message += f", whose event '{other_name}' has it ({other_loc})"
+        return message
+
+    def build_group_header(self, raw: _RawFile, builtin: bool) -> tuple[str, tuple[int, int]] | None:
         """Checks the group name and id range. Returns (name, id range) or None."""
         top = raw.top
         group = top["group"]
@@ -389,14 +545,29 @@ class _Builder:
         if group in self.groups:
             self.errors.add(group_loc, f"group '{group}' is already defined ({self.groups[group]})")
             return None
+        if not builtin and group in RESERVED_GROUP_NAMES:
+            self.errors.add(
+                group_loc,
+                f"group '{group}': the name is reserved for tband's own groups and switches "
+                f"(tband_config{group.upper()}_TRACE_ENABLE); choose another",
+            )
+            return None
         self.groups[group] = group_loc
+        default_range = (0, 255) if builtin else USER_ID_RANGE
         if "id_range" not in top:
-            return group, (0, 255)
+            return group, default_range
         first, last = top["id_range"]
         range_loc = top.value_loc["id_range"]
         if not 0 <= first <= last <= 255:
             self.errors.add(
                 range_loc, f"group '{group}': id_range [{first}, {last}] must satisfy 0 <= first <= last <= 255"
+            )
+            return None
+        if not builtin and not (USER_ID_RANGE[0] <= first and last <= USER_ID_RANGE[1]):
+            self.errors.add(
+                range_loc,
+                f"group '{group}': id_range [0x{first:02X}, 0x{last:02X}] must lie inside the range for user "
+                f"events (0x{USER_ID_RANGE[0]:02X}..0x{USER_ID_RANGE[1]:02X}); lower ids belong to tband's own groups",
             )
             return None
         for other_first, other_last, other_group, other_loc in self.ranges:
@@ -405,13 +576,17 @@ class _Builder:
                     range_loc, f"group '{group}': id_range overlaps the range of group '{other_group}' ({other_loc})"
                 )
         self.ranges.append((first, last, group, range_loc))
+        if builtin:
+            self.builtin_ranges.append((first, last, group, range_loc))
         return group, (first, last)
 
-    def build_group(self, raw: _RawFile, source: str, group: str, id_range: tuple[int, int]) -> Group:
+    def build_group(
+        self, raw: _RawFile, source: str, builtin: bool, group: str, id_range: tuple[int, int]
+    ) -> Group:
         """Builds a group's events; every file's enums must already be built."""
         events = []
         for event_node, field_nodes in raw.events:
-            event = self.build_event(event_node, field_nodes, group, id_range)
+            event = self.build_event(event_node, field_nodes, group, id_range, builtin)
             if event is not None:
                 events.append(event)
         top = raw.top
@@ -421,52 +596,114 @@ class _Builder:
             top["description"].strip(),
             id_range,
             source,
+            builtin,
             tuple(e for e in self.enums.values() if e.group == group),
             tuple(sorted(events, key=lambda e: e.id)),
         )
+
+
+@dataclass(frozen=True)
+class SchemaSource:
+    """One schema file to read."""
+
+    path: Path
+    display: str  # how errors name it
+    builtin: bool  # one of tband's own groups
+    label: str  # how generated files name it: schema/<name> for built-in files, <name> for a user's
 
 
 def schema_files(schema_dir: Path) -> list[Path]:
     return sorted(p for p in schema_dir.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def schema_hash(files: list[Path]) -> str:
+def schema_hash(sources: list[SchemaSource]) -> str:
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for source in sources:
+        digest.update(source.label.encode() + b"\0" + source.path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
+def load_sources(sources: list[SchemaSource]) -> Schema:
+    """Loads and validates the files, built-in ones first. Raises SchemaErrors."""
+    errors = ErrorCollector()
+    raws: list[tuple[_RawFile, SchemaSource]] = []
+    for source in sources:
+        try:
+            data = load_yaml(source.path, source.display)
+        except SchemaError as exc:
+            errors.errors.append(exc)
+            continue
+        raw = _check_file_structure(source.display, data, errors)
+        if raw is not None:
+            raws.append((raw, source))
+    errors.raise_if_any()
+
+    builder = _Builder(errors)
+    headers = [(raw, source, builder.build_group_header(raw, source.builtin)) for raw, source in raws]
+    headers = [(raw, source, header) for raw, source, header in headers if header is not None]
+    # Enums of every file first, so that any file may use an enum another one defines.
+    for raw, _, (group, _) in headers:
+        for enum_node in raw.enums:
+            builder.build_enum(enum_node, group)
+    groups = tuple(builder.build_group(raw, source.label, source.builtin, *header) for raw, source, header in headers)
+    errors.raise_if_any()
+    return Schema(groups, tuple(s.label for s in sources), schema_hash(sources), wire_hash(groups))
+
+
 def load_schema(schema_dir: Path, display_dir: str | None = None) -> Schema:
-    """Loads and validates every *.yaml file in schema_dir. Raises SchemaErrors."""
+    """A complete schema: every *.yaml file in schema_dir, with no built-in
+    groups added (tband's own schema/, and test schemas). Raises SchemaErrors."""
     display_dir = str(schema_dir) if display_dir is None else display_dir
     if not schema_dir.is_dir():
         raise SchemaErrors([SchemaError(Location(display_dir, 1, 1), "schema directory does not exist")])
     files = schema_files(schema_dir)
     if not files:
         raise SchemaErrors([SchemaError(Location(display_dir, 1, 1), "no *.yaml schema files found")])
+    return load_sources([SchemaSource(p, f"{display_dir}/{p.name}", True, f"schema/{p.name}") for p in files])
 
-    errors = ErrorCollector()
-    raws: list[tuple[_RawFile, str]] = []
-    for path in files:
-        display = f"{display_dir}/{path.name}"
-        try:
-            data = load_yaml(path, display)
-        except SchemaError as exc:
-            errors.errors.append(exc)
-            continue
-        raw = _check_file_structure(display, data, errors)
-        if raw is not None:
-            raws.append((raw, path.name))
-    errors.raise_if_any()
 
-    builder = _Builder(errors)
-    headers = [(raw, source, builder.build_group_header(raw)) for raw, source in raws]
-    headers = [(raw, source, header) for raw, source, header in headers if header is not None]
-    # Enums of every file first, so that any file may use an enum another one defines.
-    for raw, _, (group, _) in headers:
-        for enum_node in raw.enums:
-            builder.build_enum(enum_node, group)
-    groups = [builder.build_group(raw, source, *header) for raw, source, header in headers]
-    errors.raise_if_any()
-    return Schema(tuple(groups), tuple(p.name for p in files), schema_hash(files))
+def compose_schema(user_paths: list[tuple[Path, str]], builtin_dir: Path | None = None) -> Schema:
+    """tband's built-in groups plus the user's schema files. user_paths: (path,
+    display) of *.yaml files or of folders holding them. Raises SchemaErrors."""
+    builtin_dir = builtin_schema_dir() if builtin_dir is None else builtin_dir
+    sources = [
+        SchemaSource(p, _display_path(p), True, f"schema/{p.name}") for p in schema_files(builtin_dir)
+    ]
+    problems = []
+    for path, display in user_paths:
+        if path.is_dir():
+            files = schema_files(path)
+            if not files:
+                problems.append(SchemaError(Location(display, 1, 1), "no *.yaml schema files in this folder"))
+            sources += [SchemaSource(p, f"{display.rstrip('/')}/{p.name}", False, p.name) for p in files]
+        elif path.is_file():
+            sources.append(SchemaSource(path, display, False, path.name))
+        else:
+            problems.append(SchemaError(Location(display, 1, 1), "no such schema file or folder"))
+    if problems:
+        raise SchemaErrors(problems)
+    seen: dict[Path, str] = {}
+    for source in sources:
+        resolved = source.path.resolve()
+        if resolved in seen:
+            raise SchemaErrors([SchemaError(Location(source.display, 1, 1), f"given twice (also as {seen[resolved]})")])
+        seen[resolved] = source.display
+    return load_sources(sources)
+
+
+def builtin_schema_dir() -> Path:
+    """Where tband's own groups (base.yaml, freertos.yaml) are: next to the
+    installed package, or in a checkout's schema/ folder."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "schema", here.parent / "schema"):
+        if (candidate / "base.yaml").is_file():
+            return candidate
+    raise SchemaErrors([SchemaError(Location(str(here), 1, 1), "tband's built-in schema (base.yaml) is missing")])
+
+
+def _display_path(path: Path) -> str:
+    """A path relative to the working folder when it lies below it, else absolute."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path.resolve())

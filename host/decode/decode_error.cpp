@@ -19,6 +19,8 @@ std::string_view to_string(DecodeErrorKind kind) noexcept {
     case DecodeErrorKind::kVarlenOverflow: return "varlen overflow";
     case DecodeErrorKind::kTrailingBytes: return "trailing bytes";
     case DecodeErrorKind::kInvalidEnumValue: return "invalid enum value";
+    case DecodeErrorKind::kInvalidBoolValue: return "invalid bool value";
+    case DecodeErrorKind::kValueOutOfRange: return "value out of range";
   }
   return "unknown error";
 }
@@ -56,6 +58,10 @@ std::string detail(const DecodeError& e) {
       return std::to_string(e.value) + " byte(s) left after the last field";
     case DecodeErrorKind::kInvalidEnumValue:
       return "value " + std::to_string(e.value) + " is not in the enum";
+    case DecodeErrorKind::kInvalidBoolValue:
+      return "bool holds " + hex_byte(e.value) + ", not 0x00 or 0x01";
+    case DecodeErrorKind::kValueOutOfRange:
+      return "sign-magnitude varlen " + std::to_string(e.value) + " is outside the field's type";
   }
   return "unknown error";
 }

@@ -21,6 +21,8 @@ enum class DecodeErrorKind : std::uint8_t {
   kVarlenOverflow,    // a varlen field whose value does not fit its type
   kTrailingBytes,     // bytes left after the last field
   kInvalidEnumValue,  // an enum field holding a value the enum does not define
+  kInvalidBoolValue,  // a bool field holding a byte other than 0 or 1
+  kValueOutOfRange,   // an s16 or s32 field whose magnitude the type cannot hold
 };
 
 [[nodiscard]] std::string_view to_string(DecodeErrorKind kind) noexcept;

@@ -17,8 +17,9 @@ namespace tband {
 struct FieldValue {
   const FieldInfo* info = nullptr;
   bool present = true;   // false for an optional field the frame left out
-  std::uint64_t u = 0;   // u8, u32, u64 and enum fields
-  std::int64_t s = 0;    // s64 fields
+  std::uint64_t u = 0;   // unsigned, bool and enum fields
+  std::int64_t s = 0;    // signed fields
+  double f = 0;          // f32 and f64 fields
   std::string_view str;  // str fields
 };
 
@@ -28,21 +29,29 @@ template <class T>
 void store_field_value(FieldValue& out, const T& value) {
   if constexpr (std::is_same_v<T, std::string_view>) {
     out.str = value;
-  } else if constexpr (std::is_same_v<T, std::int64_t>) {
-    out.s = value;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    out.f = value;
   } else if constexpr (std::is_enum_v<T>) {
     out.u = static_cast<std::uint64_t>(value);
+  } else if constexpr (std::is_signed_v<T>) {
+    out.s = value;
   } else {
-    static_assert(std::is_unsigned_v<T>, "unexpected field type");
+    static_assert(std::is_unsigned_v<T>, "unexpected field type");  // bool is unsigned
     out.u = value;
   }
 }
 
+/// An optional field: present, or absent with its default (if it has one)
+/// in the value members.
 template <class T>
 void store_field_value(FieldValue& out, const std::optional<T>& value) {
   out.present = value.has_value();
   if (value) {
     store_field_value(out, *value);
+  } else {
+    out.u = out.info->default_value.u;
+    out.s = out.info->default_value.s;
+    out.f = out.info->default_value.f;
   }
 }
 

@@ -1,5 +1,6 @@
 #include "decode/event_format.hpp"
 
+#include <charconv>
 #include <cstdio>
 
 namespace tband {
@@ -25,23 +26,40 @@ std::string quote_bytes(std::string_view bytes) {
   return out;
 }
 
+std::string format_float(const FieldValue& field) {
+  char buf[32];
+  // Shortest text that reads back to the same value, at the field's precision.
+  const auto [end, ec] = field.info->type == FieldType::kF32
+                             ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(field.f))
+                             : std::to_chars(buf, buf + sizeof buf, field.f);
+  (void)ec;
+  return {buf, end};
+}
+
 std::string format_field_value(const FieldValue& field) {
   if (!field.present) {
+    if (field.info->default_value.present) {
+      FieldValue as_default = field;
+      as_default.present = true;
+      return format_field_value(as_default) + " (default)";
+    }
     return "(absent)";
   }
-  switch (field.info->type) {
-    case FieldType::kStr:
+  switch (value_kind(field.info->type)) {
+    case ValueKind::kStr:
       return quote_bytes(field.str);
-    case FieldType::kS64:
+    case ValueKind::kSigned:
       return std::to_string(field.s);
-    case FieldType::kEnum:
+    case ValueKind::kFloat:
+      return format_float(field);
+    case ValueKind::kBool:
+      return field.u != 0 ? "true" : "false";
+    case ValueKind::kEnum:
       if (const EnumValueInfo* value = field.info->enum_info->find(field.u)) {
         return std::string{value->name};
       }
       return std::to_string(field.u);
-    case FieldType::kU8:
-    case FieldType::kU32:
-    case FieldType::kU64:
+    case ValueKind::kUnsigned:
       break;
   }
   return std::to_string(field.u);

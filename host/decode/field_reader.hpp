@@ -3,7 +3,9 @@
 // the event, the field and the byte offset.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string_view>
 
@@ -50,6 +52,52 @@ class FieldReader {
     } else {
       out = -static_cast<std::int64_t>(magnitude);
     }
+    return true;
+  }
+  bool read(std::uint16_t& out, int field) noexcept {
+    std::uint64_t value = 0;
+    if (!read_varlen<16>(value, field)) {
+      return false;
+    }
+    out = static_cast<std::uint16_t>(value);
+    return true;
+  }
+  bool read(std::int8_t& out, int field) noexcept {
+    std::uint8_t raw = 0;
+    if (!read(raw, field)) {
+      return false;
+    }
+    out = static_cast<std::int8_t>(raw);
+    return true;
+  }
+  bool read(std::int16_t& out, int field) noexcept { return read_sign_magnitude<17>(out, field); }
+  bool read(std::int32_t& out, int field) noexcept { return read_sign_magnitude<33>(out, field); }
+  bool read(bool& out, int field) noexcept {
+    const std::uint8_t* start = pos_;
+    std::uint8_t raw = 0;
+    if (!read(raw, field)) {
+      return false;
+    }
+    if (raw > 1) {
+      return fail(DecodeErrorKind::kInvalidBoolValue, field, start, raw);
+    }
+    out = raw == 1;
+    return true;
+  }
+  bool read(float& out, int field) noexcept {
+    std::uint32_t bits = 0;
+    if (!read(bits, field)) {
+      return false;
+    }
+    out = std::bit_cast<float>(bits);
+    return true;
+  }
+  bool read(double& out, int field) noexcept {
+    std::uint64_t bits = 0;
+    if (!read(bits, field)) {
+      return false;
+    }
+    out = std::bit_cast<double>(bits);
     return true;
   }
   template <class Enum>
@@ -113,6 +161,25 @@ class FieldReader {
       return fail(DecodeErrorKind::kVarlenTooLong, field, start, kMaxBytes);
     }
     return fail(n == 0 ? DecodeErrorKind::kMissingField : DecodeErrorKind::kTruncatedField, field, start);
+  }
+
+  // s16 and s32: the sign-magnitude varlen of s64, but only magnitudes the
+  // type can hold (Bits: the widest encoding's bits, magnitude plus sign).
+  template <unsigned Bits, class Int>
+  bool read_sign_magnitude(Int& out, int field) noexcept {
+    const std::uint8_t* start = pos_;
+    std::uint64_t raw = 0;
+    if (!read_varlen<Bits>(raw, field)) {
+      return false;
+    }
+    const std::uint64_t magnitude = raw >> 1;
+    const bool negative = (raw & 1u) != 0;
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<Int>::max());
+    if (magnitude > kMax + (negative ? 1u : 0u) || (negative && magnitude == 0)) {
+      return fail(DecodeErrorKind::kValueOutOfRange, field, start, raw);
+    }
+    out = negative ? static_cast<Int>(-static_cast<std::int64_t>(magnitude)) : static_cast<Int>(magnitude);
+    return true;
   }
 
   bool fail(DecodeErrorKind kind, int field, const std::uint8_t* at, std::uint64_t value = 0) noexcept {

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json/field_json.hpp"
+
 namespace tband {
 
 namespace {
@@ -15,22 +17,7 @@ double to_us(std::uint64_t ts_ns) { return static_cast<double>(ts_ns) / 1000.0; 
 json args_json(const NameTable& names, std::span<const Arg> args) {
   json out = json::object();
   for (const Arg& arg : args) {
-    const FieldValue& v = arg.value;
-    json value;
-    switch (v.info->type) {
-      case FieldType::kStr: value = std::string{v.str}; break;
-      case FieldType::kEnum:
-        if (const EnumValueInfo* named = v.info->enum_info->find(v.u)) {
-          value = std::string{named->name};
-        } else {
-          value = v.u;
-        }
-        break;
-      case FieldType::kS64: value = v.s; break;
-      case FieldType::kU8:
-      case FieldType::kU32:
-      case FieldType::kU64: value = v.u; break;
-    }
+    json value = field_json(arg.value);
     out[std::string{names.get(arg.name)}] = std::move(value);
   }
   return out;

@@ -216,12 +216,12 @@ void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, N
     std::uint8_t* a = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotation::kNameIidFieldNumber, arg.name + 1u,
                                                         annotation);
     bool is_string = false;
-    switch (v.info->type) {
-      case FieldType::kStr:
+    switch (value_kind(v.info->type)) {
+      case ValueKind::kStr:
         text_value = v.str;
         is_string = true;
         break;
-      case FieldType::kEnum:
+      case ValueKind::kEnum:
         if (const EnumValueInfo* named = v.info->enum_info->find(v.u)) {
           text_value = named->name;
           is_string = true;
@@ -229,12 +229,16 @@ void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, N
           a = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotation::kUintValueFieldNumber, v.u, a);
         }
         break;
-      case FieldType::kS64:
+      case ValueKind::kSigned:
         a = WireFormatLite::WriteInt64ToArray(pb::DebugAnnotation::kIntValueFieldNumber, v.s, a);
         break;
-      case FieldType::kU8:
-      case FieldType::kU32:
-      case FieldType::kU64:
+      case ValueKind::kFloat:
+        a = WireFormatLite::WriteDoubleToArray(pb::DebugAnnotation::kDoubleValueFieldNumber, v.f, a);
+        break;
+      case ValueKind::kBool:
+        a = WireFormatLite::WriteBoolToArray(pb::DebugAnnotation::kBoolValueFieldNumber, v.u != 0, a);
+        break;
+      case ValueKind::kUnsigned:
         a = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotation::kUintValueFieldNumber, v.u, a);
         break;
     }

@@ -9,6 +9,7 @@
 
 #include "common/buffered_output.hpp"
 #include "decode/event_format.hpp"
+#include "json/field_json.hpp"
 #include "trace/event_stream.hpp"
 
 namespace tband {
@@ -20,22 +21,6 @@ void append_number(std::string& line, std::uint64_t value) {
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
   (void)ec;
   line.append(buf, end);
-}
-
-nlohmann::json field_json(const FieldValue& v) {
-  switch (v.info->type) {
-    case FieldType::kStr: return std::string{v.str};
-    case FieldType::kEnum:
-      if (const EnumValueInfo* named = v.info->enum_info->find(v.u)) {
-        return std::string{named->name};
-      }
-      return v.u;
-    case FieldType::kS64: return v.s;
-    case FieldType::kU8:
-    case FieldType::kU32:
-    case FieldType::kU64: break;
-  }
-  return v.u;
 }
 
 }  // namespace

@@ -117,7 +117,7 @@ void TraceInterpreter::finish() {
 void TraceInterpreter::diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message) {
   const std::string title{to_string(kind)};
   // On the trace's diagnostics track too (at the time it happened, or at 0).
-  FieldInfo static_message_info{"message", FieldType::kStr, nullptr, false, false, ""};
+  FieldInfo static_message_info{"message", FieldType::kStr, nullptr, false, false, "", {}};
   FieldValue value;
   value.info = &static_message_info;
   value.str = message;

@@ -6,6 +6,7 @@
 #if tband_configENABLE == 1
 
 #include "hook_body.hpp"
+#include "user_hook.hpp"
 
 namespace enc = tband::enc;
 using namespace tband::rt::hook;
@@ -22,6 +23,9 @@ __attribute__((noinline)) void tband::rt::hook::trace_hook(std::uint32_t kind, s
 
 extern "C" void tband_gather_system_metadata(void) {
   trace_hook(kMetaU64 | enc::TsResolutionNs::kId, 0, tband_portTIMESTAMP_RESOLUTION_NS);
+  if constexpr (enc::kHasUserEvents) {
+    send_schema_id();  // only firmware with user groups: tband's own schema needs no naming
+  }
 }
 
 #if tband_configISR_TRACE_ENABLE == 1

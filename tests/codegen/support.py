@@ -10,6 +10,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA_DIR = REPO / "schema"
 BAD_SCHEMAS = REPO / "tests" / "codegen" / "bad_schemas"
+BAD_USER_SCHEMAS = REPO / "tests" / "codegen" / "bad_user_schemas"
+USER_SCHEMA = REPO / "tests" / "user_events" / "schema"
 GOOD_SCHEMAS = REPO / "tests" / "codegen" / "schemas"
 
 

@@ -7,13 +7,13 @@ import unittest
 from pathlib import Path
 
 from codegen.errors import SchemaErrors
-from codegen.validate import load_schema
+from codegen.validate import compose_schema, load_schema
 
-from .support import BAD_SCHEMAS, REPO, run_codegen
+from .support import BAD_SCHEMAS, BAD_USER_SCHEMAS, REPO, run_codegen
 
 
-def cases() -> list[Path]:
-    return sorted(p for p in BAD_SCHEMAS.iterdir() if p.is_dir())
+def cases(folder: Path = BAD_SCHEMAS) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_dir())
 
 
 class BadSchemaTest(unittest.TestCase):
@@ -29,6 +29,30 @@ class BadSchemaTest(unittest.TestCase):
                 with self.assertRaises(SchemaErrors) as raised:
                     load_schema(case, display)
                 self.assertEqual([str(e) for e in raised.exception.errors], expected)
+
+    def test_each_user_case_reports_its_errors_in_the_users_file(self) -> None:
+        """A user's schema composed with the built-in groups: the errors point
+        at the user's file and name the built-in definitions they clash with."""
+        self.assertGreaterEqual(len(cases(BAD_USER_SCHEMAS)), 8)
+        for case in cases(BAD_USER_SCHEMAS):
+            with self.subTest(case=case.name):
+                display = case.relative_to(REPO).as_posix()
+                expected = (case / "expected.txt").read_text().splitlines()
+                self.assertTrue(expected, "expected.txt must not be empty")
+                with self.assertRaises(SchemaErrors) as raised:
+                    compose_schema([(case, display)])
+                self.assertEqual([str(e) for e in raised.exception.errors], expected)
+                for error in raised.exception.errors:
+                    self.assertTrue(error.location.path.startswith(display), "blames the user's file")
+
+    def test_cli_blames_the_users_file_from_any_folder(self) -> None:
+        case = BAD_USER_SCHEMAS / "user_id_in_builtin_range"
+        with tempfile.TemporaryDirectory() as out:
+            result = run_codegen("--schema", str(case / "app.yaml"), "--out", out, cwd=Path(out))
+            self.assertEqual(result.returncode, 1)
+            self.assertIn(f"{case / 'app.yaml'}:6:9: error: event 'motor_step': id 0x54", result.stderr)
+            self.assertIn("freertos.yaml:", result.stderr)
+            self.assertEqual(list(Path(out).iterdir()), [])
 
     def test_cli_prints_errors_with_locations_and_writes_nothing(self) -> None:
         case = BAD_SCHEMAS / "unknown_type"
@@ -47,7 +71,7 @@ class BadSchemaTest(unittest.TestCase):
             (Path(tmp) / "s.yaml").write_text(
                 "group: demo\ntitle: Demo\ndescription: Two mistakes.\nevents:\n"
                 "  - name: a\n    id: 1\n    description: One.\n    fields:\n"
-                "      - {name: x, type: u16, description: Bad type.}\n"
+                "      - {name: x, type: u24, description: Bad type.}\n"
                 "  - name: b\n    id: 1\n    description: Same id.\n"
             )
             with self.assertRaises(SchemaErrors) as raised:
@@ -55,8 +79,8 @@ class BadSchemaTest(unittest.TestCase):
             self.assertEqual(
                 [str(e) for e in raised.exception.errors],
                 [
-                    "s/s.yaml:9:25: error: event 'a' field 'x': unknown type 'u16' "
-                    "(expected u8, u32, u64, s64, str or an enum: none defined)",
+                    "s/s.yaml:9:25: error: event 'a' field 'x': unknown type 'u24' (did you mean 'u64'? "
+                    "expected u8, u16, u32, u64, s8, s16, s32, s64, bool, f32, f64, str or an enum: none defined)",
                     "s/s.yaml:11:9: error: event 'b': id 0x01 is already used by event 'a' (s/s.yaml:5:11)",
                 ],
             )

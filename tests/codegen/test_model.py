@@ -14,7 +14,7 @@ from .support import SCHEMA_DIR
 
 # From the seed's "Trace Events Index" (name: id, metadata, max unframed length
 # without the string, has a string), plus queue_cur_length from the brief and
-# tband's metadata_overflow.
+# tband's metadata_overflow and schema_id.
 SEED_INDEX = {
     "core_id": (0x00, False, 16, False),
     "dropped_evt_cnt": (0x01, False, 16, False),
@@ -30,6 +30,7 @@ SEED_INDEX = {
     "valmarker": (0x0B, False, 26, False),
     # tband's own addition: metadata buffer overflow is reported, not silent.
     "metadata_overflow": (0x0C, False, 26, False),
+    "schema_id": (0x0D, True, 11, True),
     "task_switched_in": (0x54, False, 16, False),
     "task_to_rdy_state": (0x55, False, 16, False),
     "task_resumed": (0x56, False, 16, False),

@@ -126,7 +126,7 @@ class CliTest(unittest.TestCase):
         before = target.stat().st_mtime_ns
         result = run_codegen("--out", str(self.out))
         self.assertEqual(result.returncode, 0)
-        self.assertIn("0 of 6 files updated", result.stdout)
+        self.assertIn("0 of 9 files updated", result.stdout)
         self.assertEqual(target.stat().st_mtime_ns, before)
 
     def test_internal_errors_are_reported_as_such(self) -> None:

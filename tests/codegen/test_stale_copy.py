@@ -18,11 +18,14 @@ COPIED = ["CMakeLists.txt", "cmake", "codegen", "schema", "generated", "host", "
           "tools"]
 GENERATED = [
     "target/tband_encode.hpp",
+    "target/tband_user_events.h",
+    "target/tband_user_events.cpp",
     "host/tband_events.hpp",
     "host/tband_events.cpp",
     "docs/events.md",
     "tests/roundtrip_test.cpp",
     "tests/encoder_compile_check.cpp",
+    "descriptor/tband_schema.json",
 ]
 
 

@@ -69,10 +69,17 @@ std::vector<std::uint8_t> random_frame(const EventInfo& info, std::mt19937_64& r
   };
   for (const FieldInfo& f : info.fields) {
     switch (f.type) {
-      case FieldType::kU8: raw.push_back(static_cast<std::uint8_t>(value(8))); break;
-      case FieldType::kU32: varint(value(32)); break;
+      case FieldType::kU8:
+      case FieldType::kS8: raw.push_back(static_cast<std::uint8_t>(value(8))); break;
+      case FieldType::kBool: raw.push_back(static_cast<std::uint8_t>(value(1))); break;
+      case FieldType::kU16: varint(value(16)); break;
+      case FieldType::kS16: varint(value(16)); break;  // magnitude << 1 | sign: in range below 2^16
+      case FieldType::kU32:
+      case FieldType::kF32: varint(value(32)); break;
+      case FieldType::kS32: varint(value(32)); break;
       case FieldType::kU64: varint(f.implicit ? rng() % 1000000 : value(64)); break;
-      case FieldType::kS64: varint(value(64)); break;
+      case FieldType::kS64:
+      case FieldType::kF64: varint(value(64)); break;
       case FieldType::kEnum: raw.push_back(f.enum_info->values[rng() % f.enum_info->values.size()].value); break;
       case FieldType::kStr:
         for (std::uint64_t n = rng() % 6; n > 0; --n) raw.push_back(static_cast<std::uint8_t>(rng()));

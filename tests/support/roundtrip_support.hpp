@@ -3,11 +3,14 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -47,7 +50,15 @@ class Rng {
   T next_varied() {
     const auto width = std::uniform_int_distribution<int>(1, 64)(engine_);
     const std::uint64_t raw = engine_() >> (64 - width);
-    return static_cast<T>(raw);
+    if constexpr (std::is_same_v<T, bool>) {
+      return (raw & 1u) != 0;
+    } else if constexpr (std::is_same_v<T, float>) {
+      return std::bit_cast<float>(static_cast<std::uint32_t>(engine_()));  // any bits: NaNs, infinities, subnormals
+    } else if constexpr (std::is_same_v<T, double>) {
+      return std::bit_cast<double>(engine_());
+    } else {
+      return static_cast<T>(raw);
+    }
   }
   std::size_t below(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(engine_); }
 
@@ -79,6 +90,47 @@ inline std::int64_t boundary<std::int64_t>(std::size_t i) {
   constexpr std::array<std::int64_t, 12> kValues{0, 1, -1, 63, -64, 64, -65, 127, 128, INT64_MAX, INT64_MIN,
                                                  INT64_MIN + 1};
   return kValues[i % kValues.size()];
+}
+
+template <>
+inline std::uint16_t boundary<std::uint16_t>(std::size_t i) {
+  constexpr std::array<std::uint16_t, 7> kValues{0, 1, 127, 128, 16383, 16384, UINT16_MAX};
+  return kValues[i % kValues.size()];
+}
+template <>
+inline std::int8_t boundary<std::int8_t>(std::size_t i) {
+  constexpr std::array<std::int8_t, 6> kValues{0, 1, -1, 127, -128, -127};
+  return kValues[i % kValues.size()];
+}
+template <>
+inline std::int16_t boundary<std::int16_t>(std::size_t i) {
+  constexpr std::array<std::int16_t, 9> kValues{0, 1, -1, 63, -64, 64, INT16_MAX, INT16_MIN, INT16_MIN + 1};
+  return kValues[i % kValues.size()];
+}
+template <>
+inline std::int32_t boundary<std::int32_t>(std::size_t i) {
+  constexpr std::array<std::int32_t, 9> kValues{0, 1, -1, 63, -64, 8191, INT32_MAX, INT32_MIN, INT32_MIN + 1};
+  return kValues[i % kValues.size()];
+}
+template <>
+inline bool boundary<bool>(std::size_t i) {
+  return i % 2 == 1;
+}
+template <>
+inline float boundary<float>(std::size_t i) {
+  using L = std::numeric_limits<float>;
+  const std::array<float, 12> values{0.0f,          -0.0f,          1.5f,        -1.0f,
+                                     L::max(),      L::lowest(),    L::min(),    L::denorm_min(),
+                                     L::infinity(), -L::infinity(), L::quiet_NaN(), std::bit_cast<float>(0xFFC00001u)};
+  return values[i % values.size()];
+}
+template <>
+inline double boundary<double>(std::size_t i) {
+  using L = std::numeric_limits<double>;
+  const std::array<double, 12> values{0.0,           -0.0,           1.5,         -1.0,
+                                      L::max(),      L::lowest(),    L::min(),    L::denorm_min(),
+                                      L::infinity(), -L::infinity(), L::quiet_NaN(), std::bit_cast<double>(0xFFF8000000000001ull)};
+  return values[i % values.size()];
 }
 
 /// Boundary strings: empty, one byte, maximum length, and bytes 0x00 and 0xFF.

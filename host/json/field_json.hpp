@@ -1,0 +1,16 @@
+// A decoded field's value as JSON, for the Chrome trace-event writer and
+// `tband dump --json`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "decode/event_fields.hpp"
+
+namespace tband {
+
+/// Numbers as numbers, bools as true/false, enums by name, strings as text.
+/// Floats that JSON cannot hold become "inf", "-inf" or "nan" (a NaN with
+/// other bits than the default quiet NaN: "nan:0x" and its bits in hex).
+[[nodiscard]] nlohmann::json field_json(const FieldValue& field);
+
+}  // namespace tband
