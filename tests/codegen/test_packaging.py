@@ -1,67 +1,126 @@
-"""pyproject.toml: the tband-codegen entry point runs the generator once installed.
-
-The installed layout is the source folder codegen/ renamed to tband_codegen.
-Where pip can build a wheel offline (setuptools and wheel present), the test
-installs for real; otherwise it builds that layout by hand and runs the entry
-point's target, which is exactly what the console script would call.
-"""
+"""The generator as a Python package: `pip install .` works offline in a plain
+venv (the in-tree build backend needs nothing but the standard library), and
+the installed tband-codegen command runs from any folder with tband's
+built-in schema inside the package."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import tomllib
 import unittest
+import zipfile
 from pathlib import Path
 
-from .support import REPO, SCHEMA_DIR
+from .support import REPO, SCHEMA_DIR, USER_SCHEMA
 
 
-class PackagingTest(unittest.TestCase):
+def load_backend():
+    spec = importlib.util.spec_from_file_location("tband_codegen_build", REPO / "build_backend" / "tband_codegen_build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class BackendTest(unittest.TestCase):
     def setUp(self) -> None:
-        with open(REPO / "pyproject.toml", "rb") as f:
-            self.project = tomllib.load(f)
+        self.pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+        self.backend = load_backend()
         self.tmp = tempfile.TemporaryDirectory()
-        self.prefix = Path(self.tmp.name)
+        self.dir = Path(self.tmp.name)
 
     def tearDown(self) -> None:
         self.tmp.cleanup()
 
-    def test_entry_point_is_declared(self) -> None:
-        self.assertEqual(self.project["project"]["scripts"], {"tband-codegen": "tband_codegen.cli:main"})
-        self.assertEqual(self.project["tool"]["setuptools"]["package-dir"], {"tband_codegen": "codegen"})
+    def test_build_needs_nothing_but_the_standard_library(self) -> None:
+        system = self.pyproject["build-system"]
+        self.assertEqual(system["requires"], [])
+        self.assertEqual((system["build-backend"], system["backend-path"]), ("tband_codegen_build", ["build_backend"]))
+        self.assertEqual(self.backend.get_requires_for_build_wheel(), [])
+        self.assertEqual(self.pyproject["project"]["scripts"], {"tband-codegen": "tband_codegen.cli:main"})
 
-    def install(self) -> list[str]:
-        """Installs into self.prefix; returns the command that runs tband-codegen."""
-        can_build = all(importlib.util.find_spec(m) for m in ("setuptools", "wheel", "pip"))
-        if can_build:
-            subprocess.run(
-                [sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps", "--no-index",
-                 "--target", str(self.prefix / "site"), str(REPO)],
-                check=True, capture_output=True,
-            )
-            return [str(self.prefix / "site" / "bin" / "tband-codegen")]
-        shutil.copytree(REPO / "codegen", self.prefix / "site" / "tband_codegen",
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        module, function = self.project["project"]["scripts"]["tband-codegen"].split(":")
-        return [sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())"]
+    def test_the_reader_for_old_pythons_reads_what_tomllib_reads(self) -> None:
+        text = (REPO / "pyproject.toml").read_text()
+        project = self.pyproject["project"]
+        self.assertEqual(self.backend._project_without_tomllib(text), project)
 
-    def test_installed_command_generates_the_committed_output(self) -> None:
-        command = self.install()
-        env = dict(os.environ, PYTHONPATH=str(self.prefix / "site"), PYTHONDONTWRITEBYTECODE="1")
-        out = self.prefix / "out"
-        # Run from elsewhere, so nothing is picked up from the source tree.
-        result = subprocess.run([*command, "--schema-dir", str(SCHEMA_DIR), "--out", str(out)],
-                                cwd=self.prefix, env=env, capture_output=True, text=True, check=False)
+    def test_wheel_holds_the_package_the_schema_and_the_command_and_is_reproducible(self) -> None:
+        first = self.dir / "a"
+        second = self.dir / "b"
+        first.mkdir()
+        second.mkdir()
+        name = self.backend.build_wheel(str(first))
+        self.assertEqual(name, "tband_codegen-0.1.0-py3-none-any.whl")
+        self.backend.build_wheel(str(second))
+        self.assertEqual((first / name).read_bytes(), (second / name).read_bytes())
+        with zipfile.ZipFile(first / name) as wheel:
+            names = wheel.namelist()
+            entry_points = wheel.read("tband_codegen-0.1.0.dist-info/entry_points.txt").decode()
+            metadata = wheel.read("tband_codegen-0.1.0.dist-info/METADATA").decode()
+        self.assertIn("tband_codegen/cli.py", names)
+        self.assertIn("tband_codegen/templates/c_hooks/tband_user_events.h.j2", names)
+        self.assertIn("tband_codegen/schema/base.yaml", names)
+        self.assertIn("tband_codegen/schema/freertos.yaml", names)
+        self.assertFalse([n for n in names if "__pycache__" in n])
+        self.assertIn("tband-codegen = tband_codegen.cli:main", entry_points)
+        self.assertIn("Requires-Dist: Jinja2>=3.0", metadata)
+
+
+class PipInstallTest(unittest.TestCase):
+    """Real installs with pip, offline (--no-index), into fresh venvs."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        self.env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        self.env.pop("PYTHONPATH", None)
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def venv(self, name: str, *flags: str) -> Path:
+        path = self.dir / name
+        subprocess.run([sys.executable, "-m", "venv", *flags, str(path)], check=True, capture_output=True)
+        return path
+
+    def pip_install(self, venv: Path, *flags: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--no-index", *flags, str(REPO)],
+                              capture_output=True, text=True, env=self.env, check=False)
+
+    def test_a_plain_venv_builds_and_installs_it(self) -> None:
+        """No setuptools or wheel needed: the venv's pip alone builds the wheel
+        (its dependencies, Jinja2 and PyYAML, are not on this offline index)."""
+        venv = self.venv("plain")
+        result = self.pip_install(venv, "--no-deps")
         self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue((venv / "bin" / "tband-codegen").is_file())
+
+    def test_installed_command_runs_from_anywhere(self) -> None:
+        """A venv that sees the system's Jinja2 and PyYAML: the full install,
+        then the command, run from an empty folder."""
+        if importlib.util.find_spec("jinja2") is None or importlib.util.find_spec("yaml") is None:
+            self.skipTest("this Python has no Jinja2 or PyYAML for the venv to see")
+        venv = self.venv("with_system", "--system-site-packages")
+        result = self.pip_install(venv)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        command = str(venv / "bin" / "tband-codegen")
+        work = self.dir / "elsewhere"
+        work.mkdir()
+        own = subprocess.run([command, "--schema-dir", str(SCHEMA_DIR), "--out", "own"], cwd=work, env=self.env,
+                             capture_output=True, text=True, check=False)
+        self.assertEqual(own.returncode, 0, own.stderr)
         for path in (REPO / "generated").rglob("*"):
             if path.is_file():
                 relative = path.relative_to(REPO / "generated")
-                self.assertEqual((out / relative).read_bytes(), path.read_bytes(), relative)
+                self.assertEqual((work / "own" / relative).read_bytes(), path.read_bytes(), relative)
+        # A user's schema with the built-in groups the package carries.
+        user = subprocess.run([command, "--schema", str(USER_SCHEMA), "--out", "user"], cwd=work, env=self.env,
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(user.returncode, 0, user.stderr)
+        self.assertIn("void tband_lab_tick(void);", (work / "user" / "target" / "tband_user_events.h").read_text())
 
 
 if __name__ == "__main__":
