@@ -37,13 +37,16 @@ struct ConvOptions {
   int port = 9001;
   bool strict = false;
   bool no_progress = false;
+  std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
 };
 
 struct DumpCmdOptions {
-  std::string input;
+  std::vector<std::string> inputs;
   std::string format = "auto";
   bool json = false;
   bool stats = false;
+  bool strict = false;
+  std::vector<std::string> schemas;
 };
 
 struct ServeCmdOptions {

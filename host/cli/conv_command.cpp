@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
+#include "cli/schema_options.hpp"
 #include "input/input_reader.hpp"
 #include "trace/conversion.hpp"
 
@@ -98,6 +99,18 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     std::cerr << "tband conv: error: " << e.what() << "\n";
     return kExitUsage;
   }
+  std::unique_ptr<SchemaSet> schemas;
+  try {
+    std::vector<std::string> paths;
+    for (const InputSpec& in : conversion.inputs) {
+      paths.push_back(in.path);
+    }
+    schemas = make_schema_set(options.schemas, paths);
+  } catch (const SchemaLoadError& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  conversion.schemas = schemas.get();
 
   const bool serving = options.serve || options.open;
   std::string perfetto_path = options.output;
@@ -133,6 +146,9 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
   if (global.verbose > 0) {
     for (const std::string& note : result.notes) {
       std::cerr << "tband conv: " << note << "\n";
+    }
+    for (const std::string& note : schemas->notes()) {
+      std::cerr << "tband conv: note: " << note << "\n";
     }
   }
   std::cerr << "tband conv: " << result.events << " events from " << result.input_bytes << " bytes";

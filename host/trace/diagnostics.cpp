@@ -14,6 +14,9 @@ std::string_view to_string(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kWrongMode: return "wrong mode";
     case DiagnosticKind::kNoCurrentTask: return "no current task";
     case DiagnosticKind::kCoreOutOfRange: return "core out of range";
+    case DiagnosticKind::kUnknownEventId: return "unknown event id";
+    case DiagnosticKind::kSchemaMismatch: return "schema mismatch";
+    case DiagnosticKind::kSpansNotNested: return "spans not nested";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";
