@@ -19,7 +19,7 @@ double to_us(std::uint64_t ts_ns) { return static_cast<double>(ts_ns) / 1000.0; 
 json args_json(const NameTable& names, std::span<const Arg> args) {
   json out = json::object();
   for (const Arg& arg : args) {
-    json value = field_json(arg.value);
+    json value = field_json(*arg.value);
     out[std::string{names.get(arg.name)}] = std::move(value);
   }
   return out;

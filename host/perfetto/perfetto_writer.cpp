@@ -231,7 +231,7 @@ bool PerfettoWriter::try_write_with_args(std::uint64_t ts_ns, TrackId track, int
     if (args[i].name >= arg_name_emitted_.size() || !arg_name_emitted_[args[i].name]) {
       return false;  // its name still has to be interned
     }
-    values[i] = annotation_value(args[i].value);
+    values[i] = annotation_value(*args[i].value);
     sizes[i] = annotation_size(args[i], values[i]);
     event_size += 1 + COS::VarintSize32(static_cast<std::uint32_t>(sizes[i])) + sizes[i];
   }
@@ -308,7 +308,7 @@ void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, N
       std::memcpy(in, entry, head);
       in = write_bytes_field(pb::DebugAnnotationName::kNameFieldNumber, text, in + head);
     }
-    const AnnotationValue value = annotation_value(arg.value);
+    const AnnotationValue value = annotation_value(*arg.value);
     const std::size_t size = annotation_size(arg, value);
     p = ensure(event_buf_, p, size + 16);
     p = write_annotation(arg, value, size, p);

@@ -195,7 +195,7 @@ void TraceInterpreter::show_dynamic(const DynamicEvent& e, Context& c) {
   args_.clear();
   for (const std::uint32_t i : state.arg_fields) {
     if (e.fields[i].present) {
-      args_.push_back({state.field_names[i], e.fields[i]});
+      args_.push_back({state.field_names[i], &e.fields[i]});
     }
   }
   if (rule.kind == DisplayKind::kSpanEnd) {

@@ -16,6 +16,7 @@ EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t inde
       schemas_(schemas) {
   for (const EventInfo& info : all_event_infos()) {
     has_timestamp_[info.id] = !info.is_metadata;
+    compiled_[info.id] = true;
   }
 }
 
@@ -123,11 +124,25 @@ void EventStream::fill_item(const RawFrame& frame, StreamItem& item) {
     return;
   }
   const std::uint8_t* data = frame.data.data();
+  item.has_ts = false;
+  if (!compiled_[data[0]]) [[unlikely]] {
+    // Not an event this binary knows: a run-time schema's, or unknown.
+    if (const RuntimeEvent* event = runtime_event(data[0])) {
+      decode_runtime(*event, frame.data, item);
+      if (item.dynamic && item.dynamic_event.has_ts()) {
+        item.has_ts = true;
+        item.ts = item.dynamic_event.ts();
+        last_ts_ = item.ts;
+      }
+      item.core = core_;
+      item.order_ts = last_ts_;
+      return;
+    }
+  }
   // Built in place: assigning one variant to another costs a dispatch.
   std::destroy_at(&item.result);
   ::new (static_cast<void*>(&item.result)) DecodeResult(decode_event(frame.data));  // no temporary
   item.dynamic = false;
-  item.has_ts = false;
   if (item.result.ok()) {
     if (has_timestamp_[data[0]]) {
       FieldReader reader{frame.data};
@@ -142,14 +157,6 @@ void EventStream::fill_item(const RawFrame& frame, StreamItem& item) {
     } else if (data[0] == SchemaId::kId && schemas_ != nullptr) {
       const auto& id = std::get<SchemaId>(item.result.value());
       schemas_->on_schema_id(id.wire_hash, id.user_groups);
-    }
-  } else if (const RuntimeEvent* event = runtime_event(data[0])) {
-    // Not an event this binary knows (those never have a run-time entry).
-    decode_runtime(*event, frame.data, item);
-    if (item.dynamic && item.dynamic_event.has_ts()) {
-      item.has_ts = true;
-      item.ts = item.dynamic_event.ts();
-      last_ts_ = item.ts;
     }
   }
   item.core = core_;

@@ -159,6 +159,7 @@ class EventStream {
   std::uint64_t last_ts_ = 0;
   bool ended_ = false;
   std::array<bool, 256> has_timestamp_{};  // by event id: not metadata
+  std::array<bool, 256> compiled_{};       // by event id: one this binary decodes
   SchemaSet* schemas_;
 };
 

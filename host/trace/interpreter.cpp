@@ -148,7 +148,7 @@ void TraceInterpreter::diagnose(DiagnosticKind kind, std::optional<std::uint64_t
   FieldValue value;
   value.info = &static_message_info;
   value.str = message;
-  const Arg arg{diag_message_name_, value};
+  const Arg arg{diag_message_name_, &value};
   timeline_.instant(ts_ns.value_or(0), diagnostics_track_, names_.intern(title), {&arg, 1});
   diagnostics_.report(kind, ts_ns, std::move(message));
 }
@@ -240,14 +240,17 @@ void TraceInterpreter::generic_instant(const Event& event, Context& c) {
     c.core.events_track = timeline_.add_track(c.core.process, TrackKind::kSlices, "Other events");
   }
   const std::size_t index = event.index();
-  args_.clear();
+  generic_values_.clear();
   visit_fields(event, [&](const FieldValue& field) {
-    if (field.info->implicit || !field.present) {
-      return;  // the timestamp is the instant's time
+    if (!field.info->implicit && field.present) {  // the timestamp is the instant's time
+      generic_values_.push_back(field);
     }
-    const auto field_index = static_cast<std::size_t>(field.info - event_info(event).fields.data());
-    args_.push_back({field_name_ids_[index][field_index], field});
   });
+  args_.clear();
+  for (const FieldValue& field : generic_values_) {
+    const auto field_index = static_cast<std::size_t>(field.info - event_info(event).fields.data());
+    args_.push_back({field_name_ids_[index][field_index], &field});
+  }
   timeline_.instant(c.ts_ns, c.core.events_track, event_name_ids_[index], args_);
 }
 

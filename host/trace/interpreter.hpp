@@ -284,6 +284,7 @@ class TraceInterpreter {
   std::vector<std::vector<NameId>> field_name_ids_;
   std::vector<std::uint8_t> generic_only_;  // FreeRTOS events in bare-metal mode
   std::vector<Arg> args_;           // scratch for generic instants
+  std::vector<FieldValue> generic_values_;  // the values args_ point to
   std::unordered_map<const RuntimeEvent*, RuleState> rule_states_;
   std::array<std::pair<const RuntimeEvent*, RuleState*>, 256> rule_by_id_{};  // the last event seen per id
   std::deque<DisplayTrack> display_tracks_;
