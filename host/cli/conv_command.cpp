@@ -170,6 +170,9 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     std::cerr << "; " << options.json << ": " << result.json_bytes << " bytes";
   }
   std::cerr << "\n" << result.diagnostics.summary();
+  for (const std::string& conflict : schemas->conflicts()) {
+    std::cerr << "tband conv: warning: " << conflict << "\n";
+  }
 
   const std::uint64_t warnings = result.diagnostics.total();
   int code = kExitOk;

@@ -60,6 +60,9 @@ int run_dump(const DumpCmdOptions& options, const GlobalOptions& global) {
       std::cerr << who << "warning: " << problem << "\n";
     }
   }
+  for (const std::string& conflict : schemas->conflicts()) {
+    std::cerr << "tband dump: warning: " << conflict << "\n";
+  }
   if (options.strict && !result.clean()) {
     std::cerr << "tband dump: error: undecodable frames, unknown event ids or a schema mismatch, and --strict\n";
     return kExitWarnings;

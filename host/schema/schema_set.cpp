@@ -1,5 +1,6 @@
 #include "schema/schema_set.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "schema/schema_files.hpp"
@@ -61,9 +62,12 @@ void SchemaSet::activate(const RuntimeSchema& schema, bool replace) {
     const std::uint8_t id = event.info.id;
     if (const EventInfo* built_in = compiled_by_id_[id]) {
       if (!same_wire_layout(*built_in, event.info)) {
-        notes_.push_back(schema.source() + " defines id " + hex_id(id) + " as '" + std::string{event.info.name} +
-                         "', which this tband decodes as its own '" + std::string{built_in->name} +
-                         "'; the built-in decoding applies");
+        std::string conflict = schema.source() + " defines id " + hex_id(id) + " as '" +
+                               std::string{event.info.name} + "', which this tband decodes as its own '" +
+                               std::string{built_in->name} + "' (another tband version?); the built-in decoding applies";
+        if (std::find(conflicts_.begin(), conflicts_.end(), conflict) == conflicts_.end()) {
+          conflicts_.push_back(std::move(conflict));  // once, however often the schema is picked
+        }
       }
       continue;
     }
@@ -148,6 +152,7 @@ void SchemaSet::count_unknown(std::uint8_t id, const std::string& input, std::ui
 }
 
 void SchemaSet::reset_trace() {
+  notes_.clear();
   trace_id_.reset();
   trace_groups_.clear();
   identity_problem_.reset();

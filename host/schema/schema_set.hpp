@@ -67,9 +67,12 @@ class SchemaSet {
   /// What is wrong with the trace's schema identity (no matching descriptor,
   /// a given schema that differs, two identities), if anything.
   [[nodiscard]] const std::optional<std::string>& identity_problem() const noexcept { return identity_problem_; }
-  /// Things worth saying on stderr with -v (which descriptor was picked) or
-  /// always (a descriptor that disagrees with the compiled schema).
+  /// Worth saying with -v: which descriptor the trace's schema_id picked, and
+  /// descriptors on the search path that could not be read.
   [[nodiscard]] const std::vector<std::string>& notes() const noexcept { return notes_; }
+  /// Worth saying always: schemas that define an id this binary knows as
+  /// another event (the binary's decoding applies).
+  [[nodiscard]] const std::vector<std::string>& conflicts() const noexcept { return conflicts_; }
   /// The schema the trace named: trace id and user groups, when it had a schema_id.
   [[nodiscard]] std::optional<std::uint64_t> trace_schema() const noexcept { return trace_id_; }
   [[nodiscard]] const std::string& trace_groups() const noexcept { return trace_groups_; }
@@ -99,6 +102,7 @@ class SchemaSet {
   std::string trace_groups_;
   std::optional<std::string> identity_problem_;
   std::vector<std::string> notes_;
+  std::vector<std::string> conflicts_;
   std::array<std::uint64_t, 256> unknown_counts_{};
   std::array<std::string, 256> unknown_first_;
   std::array<std::uint64_t, 256> unknown_first_offset_{};
