@@ -98,6 +98,7 @@ std::string histogram(const StatRow& row, const std::string& figure_prefix) {
                                  std::to_string(bars[i])) +
            "</title></rect>";
   }
+  double label_y = chart.y(1) + 10;
   for (const char* p : {"p50", "p99"}) {
     const Figure* f = row.figure(figure_prefix + "." + p);
     if (f == nullptr || !f->value) {
@@ -105,7 +106,8 @@ std::string histogram(const StatRow& row, const std::string& figure_prefix) {
     }
     const double px = chart.x(std::clamp(position(*f->value + 0.5), 0.0, 1.0));
     svg += "<line class=\"percentile\" x1=\"" + num(px) + "\" x2=\"" + num(px) + "\" y1=\"" + num(chart.y(0)) +
-           "\" y2=\"" + num(chart.y(1)) + "\"/>" + axis_text(px + 3, chart.y(1) + 10, p, "start");
+           "\" y2=\"" + num(chart.y(1)) + "\"/>" + axis_text(px + 3, label_y, p, "start");
+    label_y += 12;  // the two may fall on one line
   }
   svg += chart.axes(format_value(lo, Unit::kNs), format_value(hi - 1, Unit::kNs) + (log_scale ? " (log)" : ""), "0",
                     std::to_string(tallest));
@@ -136,11 +138,12 @@ std::string cpu_load(const TraceStats& stats) {
   for (std::size_t t = 0; t < tasks.size(); ++t) {
     const char* color = kPalette[t % std::size(kPalette)];
     const bool idle = tasks[t]->detail == "idle task";
-    std::string points;
+    std::string points;  // a step per time bin
     for (std::size_t i = 0; i < tasks[t]->series.size(); ++i) {
-      const double mid_ns = (static_cast<double>(i) + 0.5) * static_cast<double>(stats.bin_width_ns);
-      points += num(chart.x(std::min(mid_ns / span, 1.0))) + "," +
-                num(chart.y(std::clamp(tasks[t]->series[i].max / 100.0, 0.0, 1.0))) + " ";
+      const double from = static_cast<double>(i) * static_cast<double>(stats.bin_width_ns) / span;
+      const double to = static_cast<double>(i + 1) * static_cast<double>(stats.bin_width_ns) / span;
+      const std::string y = num(chart.y(std::clamp(tasks[t]->series[i].max / 100.0, 0.0, 1.0)));
+      points += num(chart.x(std::min(from, 1.0))) + "," + y + " " + num(chart.x(std::min(to, 1.0))) + "," + y + " ";
     }
     svg += "<polyline class=\"load\" data-task=\"" + escape(tasks[t]->name) + "\" fill=\"none\" stroke=\"" + color +
            "\"" + (idle ? " stroke-dasharray=\"4 3\"" : "") + " points=\"" + points + "\"><title>" +
@@ -185,7 +188,8 @@ std::string value_chart(const StatRow& row, const TraceStats& stats) {
     const double x = chart.x(std::min(static_cast<double>(i) * static_cast<double>(stats.bin_width_ns) / span, 1.0));
     const double top = chart.y((b.max - lo) / (hi - lo));
     const double bottom = chart.y((b.min - lo) / (hi - lo));
-    svg += "<rect class=\"value\" x=\"" + num(x) + "\" y=\"" + num(top) + "\" width=\"" + num(bin_w) +
+    svg += "<rect class=\"value\" x=\"" + num(x) + "\" y=\"" + num(top) + "\" width=\"" +
+           num(std::max(std::min(bin_w, kLeft + chart.plot_w() - x), 1.0)) +
            "\" height=\"" + num(std::max(bottom - top, 1.5)) + "\"/>";
   }
   svg += chart.axes("0", time_axis_end(stats), format_value(lo, Unit::kValue), format_value(hi, Unit::kValue));

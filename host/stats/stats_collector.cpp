@@ -38,7 +38,10 @@ StatsCollector::Index StatsCollector::add_queue() {
 void StatsCollector::isr_enter(Index isr, std::uint32_t core_id, std::uint64_t ts_ns) {
   Core& c = core(core_id);
   Isr& i = isrs_[isr];
-  ++i.entries;
+  if (i.entries++ != 0) {
+    i.periods.add(ts_ns >= i.last_entry ? ts_ns - i.last_entry : 0, i.last_entry);
+  }
+  i.last_entry = ts_ns;
   if (c.open_isrs.size() >= kMaxOpen || c.untimed_isrs != 0) {
     ++c.untimed_isrs;
     return;
@@ -389,13 +392,14 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
       by_name[i.name].push_back(&i);
     }
     for (const std::string& name : order) {
-      DurationSketch durations;
+      DurationSketch durations, periods;
       std::uint64_t self = 0, entries = 0, open = 0;
       std::uint32_t nesting = 0;
       std::uint64_t nesting_at = 0;
       std::set<std::uint32_t> cores;
       for (const Isr* i : by_name[name]) {
         durations.merge(i->durations);
+        periods.merge(i->periods);
         self += i->self_ns;
         entries += i->entries;
         if (i->max_nesting > nesting) {
@@ -414,6 +418,14 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
       row.figures.push_back(count("count", durations.count()));
       row.figures.push_back(rate("rate", durations.count(), span));
       add_durations(row.figures, "duration", durations, true, "isr_enter" + where, "isr_exit");
+      // From one entry to the next on the same core: min, mean and max.
+      std::vector<Figure> period;
+      add_durations(period, "period", periods, false, "isr_enter" + where, "next isr_enter");
+      for (Figure& f : period) {
+        if (f.key == "period.min" || f.key == "period.mean" || f.key == "period.max") {
+          row.figures.push_back(std::move(f));
+        }
+      }
       Figure nest = count("max_nesting", nesting);
       if (nesting != 0) {
         nest.at = Where{nesting_at, std::nullopt, "isr_enter" + where};

@@ -145,6 +145,8 @@ class StatsCollector {
     std::uint32_t max_nesting = 0;
     std::uint64_t max_nesting_at = 0;
     std::uint64_t entries = 0;
+    std::uint64_t last_entry = 0;
+    DurationSketch periods;  // from one entry to the next
   };
   struct Span {
     Index task = kNone;

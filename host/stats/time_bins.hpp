@@ -13,7 +13,7 @@ namespace tband {
 class TimeGrid {
  public:
   static constexpr std::size_t kBins = 512;
-  static constexpr std::uint64_t kFirstWidthNs = 1000;
+  static constexpr std::uint64_t kFirstWidthNs = 1;
 
   void start(std::uint64_t origin_ns) noexcept { origin_ = origin_ns; }
   void reach(std::uint64_t ts_ns) noexcept {

@@ -149,6 +149,37 @@ void TraceInterpreter::name_stats() {
       stats_->name_value(m.stats, timeline_.track(m.track).name);
     }
   }
+  // Named but never used: rows of zeros, so that rules can say "never".
+  for (auto& [id, name] : evtmarker_names_.entries()) {
+    if (evtmarkers_.find(id) == nullptr) {
+      stats_->name_marker(stats_->add_marker(StatsCollector::kNone), name);
+    }
+  }
+  for (auto& [id, name] : valmarker_names_.entries()) {
+    if (valmarkers_.find(id) == nullptr) {
+      stats_->name_value(stats_->add_value(StatsCollector::kNone), name);
+    }
+  }
+  for (Core& c : cores_) {
+    for (auto& [id, name] : c.isr_names.entries()) {
+      if (c.isrs.find(id) == nullptr) {
+        const StatsCollector::Index i = stats_->add_isr(c.id);
+        stats_->name_isr(i, name);
+      }
+    }
+  }
+  for (auto& [id, t] : tasks_.entries()) {
+    for (auto& [marker_id, name] : t.marker_names.entries()) {
+      if (t.markers.find(marker_id) == nullptr) {
+        stats_->name_marker(stats_->add_marker(t.stats), name);
+      }
+    }
+    for (auto& [value_id, name] : t.value_marker_names.entries()) {
+      if (t.value_markers.find(value_id) == nullptr) {
+        stats_->name_value(stats_->add_value(t.stats), name);
+      }
+    }
+  }
   name_queue_stats();
 }
 
