@@ -106,7 +106,10 @@ std::string histogram(const StatRow& row, const std::string& figure_prefix) {
     }
     const double px = chart.x(std::clamp(position(*f->value + 0.5), 0.0, 1.0));
     svg += "<line class=\"percentile\" x1=\"" + num(px) + "\" x2=\"" + num(px) + "\" y1=\"" + num(chart.y(0)) +
-           "\" y2=\"" + num(chart.y(1)) + "\"/>" + axis_text(px + 3, label_y, p, "start");
+           "\" y2=\"" + num(chart.y(1)) + "\"/>";
+    // The label beside its line, on the inner side near the right edge.
+    const bool near_right = px > kLeft + chart.plot_w() - 40;
+    svg += axis_text(near_right ? px - 3 : px + 3, label_y, p, near_right ? "end" : "start");
     label_y += 12;  // the two may fall on one line
   }
   svg += chart.axes(format_value(lo, Unit::kNs), format_value(hi - 1, Unit::kNs) + (log_scale ? " (log)" : ""), "0",

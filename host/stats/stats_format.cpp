@@ -164,8 +164,9 @@ std::string format_value(std::optional<double> value, Unit unit) {
   const double v = *value;
   switch (unit) {
     case Unit::kCount:
-    case Unit::kValue:
       return plain_number(v);
+    case Unit::kValue:  // a mean is rarely whole: six digits are plenty to read
+      return std::floor(v) == v ? plain_number(v) : printf_string("%.6g", v);
     case Unit::kNs:
       if (std::fabs(v) < 1e3) {
         return plain_number(std::round(v * 10) / 10) + " ns";
