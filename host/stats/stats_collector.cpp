@@ -281,19 +281,6 @@ std::vector<SeriesBin> value_series(ValueBins& bins, const TimeGrid& grid, std::
   return out;
 }
 
-/// Row names are unique within a section: a second thing of the same name
-/// gets its number of occurrence.
-class UniqueNames {
- public:
-  std::string take(Section section, const std::string& name) {
-    const auto key = std::make_pair(section, name);
-    const int n = ++seen_[key];
-    return n == 1 ? name : name + "#" + std::to_string(n);
-  }
-
- private:
-  std::map<std::pair<Section, std::string>, int> seen_;
-};
 
 std::string core_list(const std::set<std::uint32_t>& cores) {
   std::string out = cores.size() == 1 ? "core" : "cores";
@@ -308,20 +295,60 @@ std::string core_list(const std::set<std::uint32_t>& cores) {
 
 }  // namespace
 
+namespace {
+
+/// Row names are unique within a section: a second thing of the same name
+/// gets its number of occurrence.
+class UniqueNames {
+ public:
+  std::string take(Section section, const std::string& name) {
+    const auto key = std::make_pair(section, name);
+    const int n = ++seen_[key];
+    return n == 1 ? name : name + "#" + std::to_string(n);
+  }
+
+ private:
+  std::map<std::pair<Section, std::string>, int> seen_;
+};
+
+}  // namespace
+
+/// What building the rows shares: the trace's time and the names given out.
+struct StatsCollector::Rows {
+  explicit Rows(TraceStats& out) : stats(out) {}
+  TraceStats& stats;
+  std::uint64_t begin = 0, end = 0, span = 0;
+  UniqueNames unique;
+  std::vector<std::string> task_names;  // by task index, unique
+};
+
 TraceStats StatsCollector::finish(const TraceTotals& totals) {
   TraceStats stats;
-  const std::uint64_t begin = totals.first_ts_ns;
-  const std::uint64_t end = std::max(totals.last_ts_ns, begin);
-  const std::uint64_t span = end - begin;
-  stats.begin_ns = begin;
-  stats.end_ns = end;
+  Rows rows{stats};
+  rows.begin = totals.first_ts_ns;
+  rows.end = std::max(totals.last_ts_ns, rows.begin);
+  rows.span = rows.end - rows.begin;
+  stats.begin_ns = rows.begin;
+  stats.end_ns = rows.end;
   if (options_.time_series) {
-    grid_.reach(end);
+    grid_.reach(rows.end);
     stats.bin_width_ns = grid_.width();
   }
-  UniqueNames unique;
+  add_trace_row(rows, totals);
+  add_isr_rows(rows);
+  for (const Task& t : tasks_) {
+    rows.task_names.push_back(rows.unique.take(Section::kTask, t.name));
+  }
+  add_marker_rows(rows);
+  add_value_rows(rows);
+  add_task_rows(rows);
+  add_queue_rows(rows);
+  return stats;
+}
 
-  // ---- the trace --------------------------------------------------------------------
+void StatsCollector::add_trace_row(Rows& r, const TraceTotals& totals) {
+  TraceStats& stats = r.stats;
+  const std::uint64_t begin = r.begin, end = r.end, span = r.span;
   StatRow& trace = stats.rows.emplace_back();
   trace.section = Section::kTrace;
   trace.name = "trace";
@@ -366,22 +393,13 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
     }
     trace.figures.push_back(std::move(f));
   }
+}
 
-  // ---- cores (with a scheduler): their load ----------------------------------------------
-  std::vector<std::uint64_t> window(cores_.size(), 0);  // from the first task switch to the end
-  for (std::size_t c = 0; c < cores_.size(); ++c) {
-    if (cores_[c].scheduled) {
-      window[c] = end > cores_[c].first_switch ? end - cores_[c].first_switch : 0;
-    }
-  }
-  for (Task& t : tasks_) {  // close the states still open
-    if (t.has_state) {
-      leave_state(t, end);
-      t.since = end;
-    }
-  }
-
-  // ---- ISRs, one row per name (an ISR of the same name on several cores is one row) ----
+void StatsCollector::add_isr_rows(Rows& r) {
+  TraceStats& stats = r.stats;
+  const std::uint64_t span = r.span;
+  UniqueNames& unique = r.unique;
+  // One row per name: an ISR of the same name on several cores is one row.
   {
     std::map<std::string, std::vector<const Isr*>> by_name;
     std::vector<std::string> order;
@@ -436,36 +454,33 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
       row.histogram = durations.buckets();
     }
   }
+}
 
-  // Markers and values are global ("marker.<name>") or a task's own
-  // ("task.<task>.marker.<name>", shown as "<task>: <name>").
-  std::vector<std::string> task_names;
-  for (const Task& t : tasks_) {
-    task_names.push_back(unique.take(Section::kTask, t.name));
+StatRow& StatsCollector::add_marker_row(Rows& r, Section section, Index task, const std::string& name) {
+  StatRow& row = r.stats.rows.emplace_back();
+  row.section = section;
+  const std::string word{section_word(section)};
+  if (task == kNone) {
+    row.name = r.unique.take(section, name);
+    row.prefix = word + "." + row.name;
+  } else {
+    const std::string& task_name = r.task_names[task];
+    row.name = r.unique.take(section, task_name + ": " + name);
+    row.prefix = "task." + task_name + "." + word + "." + row.name.substr(task_name.size() + 2);
+    row.detail = "task " + task_name;
   }
-  const auto marker_row = [&](Section section, Index task, const std::string& name) -> StatRow& {
-    StatRow& row = stats.rows.emplace_back();
-    row.section = section;
-    const std::string word{section_word(section)};
-    if (task == kNone) {
-      row.name = unique.take(section, name);
-      row.prefix = word + "." + row.name;
-    } else {
-      const std::string local = unique.take(section, task_names[task] + ": " + name);
-      row.name = local;
-      row.prefix = "task." + task_names[task] + "." + word + "." + local.substr(task_names[task].size() + 2);
-      row.detail = "task " + task_names[task];
-    }
-    return row;
-  };
+  return row;
+}
 
-  // ---- event markers (global, then task-local) ------------------------------------------
+void StatsCollector::add_marker_rows(Rows& r) {
+  const std::uint64_t span = r.span;
+  // Global markers first, then task-local ones.
   for (int local = 0; local < 2; ++local) {
     for (Span& s : markers_) {
       if ((s.task != kNone) != (local == 1)) {
         continue;
       }
-      StatRow& row = marker_row(Section::kMarker, s.task, s.name);
+      StatRow& row = add_marker_row(r, Section::kMarker, s.task, s.name);
       row.figures.push_back(count("count", s.durations.count()));
       row.figures.push_back(rate("rate", s.durations.count(), span));
       add_durations(row.figures, "duration", s.durations, true, "evtmarker_begin", "evtmarker_end");
@@ -479,14 +494,16 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
       row.histogram = s.durations.buckets();
     }
   }
+}
 
-  // ---- value markers --------------------------------------------------------------------
+void StatsCollector::add_value_rows(Rows& r) {
+  const std::uint64_t end = r.end;
   for (int local = 0; local < 2; ++local) {
     for (Value& v : values_) {
       if ((v.task != kNone) != (local == 1)) {
         continue;
       }
-      StatRow& row = marker_row(Section::kValue, v.task, v.name);
+      StatRow& row = add_marker_row(r, Section::kValue, v.task, v.name);
       const auto val = [&](std::string key, std::int64_t x, std::uint64_t ts) {
         Figure f{std::move(key), static_cast<double>(x), Unit::kValue, Where{ts, std::nullopt, "valmarker"}};
         if (v.count == 0) {
@@ -510,8 +527,26 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
       }
     }
   }
+}
 
-  // ---- tasks ----------------------------------------------------------------------------
+void StatsCollector::add_task_rows(Rows& r) {
+  TraceStats& stats = r.stats;
+  const std::uint64_t end = r.end;
+  // Each core's time from its first task switch to the end.
+  std::vector<std::uint64_t> window(cores_.size(), 0);  // from the first task switch to the end
+  for (std::size_t c = 0; c < cores_.size(); ++c) {
+    if (cores_[c].scheduled) {
+      window[c] = end > cores_[c].first_switch ? end - cores_[c].first_switch : 0;
+    }
+  }
+  for (Task& t : tasks_) {  // close the states still open
+    if (t.has_state) {
+      leave_state(t, end);
+      t.since = end;
+    }
+  }
+
+  // The tasks, then the cores with their load.
   std::uint64_t all_windows = 0;
   for (const std::uint64_t w : window) {
     all_windows += w;
@@ -520,7 +555,7 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
   for (Task& t : tasks_) {
     StatRow& row = stats.rows.emplace_back();
     row.section = Section::kTask;
-    row.name = task_names[static_cast<std::size_t>(&t - tasks_.data())];
+    row.name = r.task_names[static_cast<std::size_t>(&t - tasks_.data())];
     row.prefix = "task." + row.name;
     row.detail = t.idle ? "idle task" : "";
     const auto in = [&](TaskStateKind k) { return t.time_in[static_cast<std::size_t>(k)]; };
@@ -561,8 +596,11 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
     row.figures.push_back(share("idle", std::min(window[c], idle_by_core[c]), window[c]));
     row.figures.push_back(at(ns("scheduled", window[c]), cores_[c].first_switch, "first task_switched_in", end));
   }
+}
 
-  // ---- queues and mutexes ----------------------------------------------------------------
+void StatsCollector::add_queue_rows(Rows& r) {
+  TraceStats& stats = r.stats;
+  UniqueNames& unique = r.unique;
   for (Queue& q : queues_) {
     const auto op = [&](QueueOp o) { return q.ops[static_cast<std::size_t>(o)]; };
     const std::uint64_t blocked =
@@ -595,7 +633,6 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
     row.figures.push_back(count("blocked_receives", op(QueueOp::kBlockedReceive)));
     row.figures.push_back(count("blocked", blocked));
   }
-  return stats;
 }
 
 }  // namespace tband

@@ -211,6 +211,16 @@ class StatsCollector {
   }
   void leave_state(Task& t, std::uint64_t ts_ns);
 
+  // finish(), a section at a time
+  struct Rows;
+  void add_trace_row(Rows& r, const TraceTotals& totals);
+  void add_isr_rows(Rows& r);
+  StatRow& add_marker_row(Rows& r, Section section, Index task, const std::string& name);
+  void add_marker_rows(Rows& r);
+  void add_value_rows(Rows& r);
+  void add_task_rows(Rows& r);
+  void add_queue_rows(Rows& r);
+
   StatsOptions options_;
   std::vector<Isr> isrs_;
   std::vector<Span> markers_;
