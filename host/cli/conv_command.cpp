@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include "cli/allow_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "input/input_reader.hpp"
@@ -155,10 +156,11 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
   }
   std::cerr << "\n" << result.diagnostics.summary();
 
-  const std::uint64_t warnings = result.diagnostics.total();
+  const std::uint64_t warnings = result.diagnostics.total_not_allowed(allowed_diagnostics(options.allow));
   int code = kExitOk;
   if (options.strict && warnings != 0) {
-    std::cerr << "tband conv: error: " << warnings << " warning(s) and --strict\n";
+    std::cerr << "tband conv: error: " << warnings << " warning(s)" << (options.allow.empty() ? "" : " not allowed")
+              << " and --strict\n";
     code = kExitWarnings;
   }
   if (serving) {
