@@ -22,9 +22,21 @@ get_filename_component(TBAND_CODEGEN_PYTHONPATH ${TBAND_CODEGEN_PYTHONPATH} ABSO
 get_filename_component(TBAND_BUILTIN_SCHEMA_DIR ${TBAND_BUILTIN_SCHEMA_DIR} ABSOLUTE)
 set(TBAND_CODEGEN_COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${TBAND_CODEGEN_PYTHONPATH} PYTHONDONTWRITEBYTECODE=1
   ${TBAND_PYTHON} -m ${TBAND_CODEGEN_MODULE})
+# The function below reads these from global properties, so that it works
+# from any directory scope (a project that add_subdirectory()s tband calls it
+# from its own scope, where tband's variables are not set).
+set_property(GLOBAL PROPERTY TBAND_CODEGEN_COMMAND "${TBAND_CODEGEN_COMMAND}")
+set_property(GLOBAL PROPERTY TBAND_CODEGEN_PACKAGE_DIR "${TBAND_CODEGEN_PYTHONPATH}/${TBAND_CODEGEN_MODULE}")
+set_property(GLOBAL PROPERTY TBAND_BUILTIN_SCHEMA_DIR "${TBAND_BUILTIN_SCHEMA_DIR}")
 
 function(tband_generate)
   cmake_parse_arguments(ARG "" "SCHEMA_DIR;OUT_DIR;TARGET" "SCHEMA" ${ARGN})
+  get_property(TBAND_CODEGEN_COMMAND GLOBAL PROPERTY TBAND_CODEGEN_COMMAND)
+  get_property(package_dir GLOBAL PROPERTY TBAND_CODEGEN_PACKAGE_DIR)
+  get_property(builtin_schema_dir GLOBAL PROPERTY TBAND_BUILTIN_SCHEMA_DIR)
+  if(NOT ARG_OUT_DIR OR NOT ARG_TARGET OR (NOT ARG_SCHEMA AND NOT ARG_SCHEMA_DIR))
+    message(FATAL_ERROR "tband_generate: give OUT_DIR, TARGET and SCHEMA or SCHEMA_DIR")
+  endif()
   execute_process(
     COMMAND ${TBAND_CODEGEN_COMMAND} --list-outputs
     OUTPUT_VARIABLE listed
@@ -53,7 +65,7 @@ function(tband_generate)
         list(APPEND schema_files ${path})
       endif()
     endforeach()
-    file(GLOB builtin_files CONFIGURE_DEPENDS ${TBAND_BUILTIN_SCHEMA_DIR}/*.yaml)
+    file(GLOB builtin_files CONFIGURE_DEPENDS ${builtin_schema_dir}/*.yaml)
     list(APPEND schema_files ${builtin_files})
     set(described "${ARG_SCHEMA}")
   else()
@@ -62,7 +74,6 @@ function(tband_generate)
     file(GLOB schema_files CONFIGURE_DEPENDS ${ARG_SCHEMA_DIR}/*.yaml ${ARG_SCHEMA_DIR}/*.yml)
     set(described ${ARG_SCHEMA_DIR})
   endif()
-  set(package_dir ${TBAND_CODEGEN_PYTHONPATH}/${TBAND_CODEGEN_MODULE})
   file(GLOB_RECURSE generator_files CONFIGURE_DEPENDS ${package_dir}/*.py ${package_dir}/templates/*.j2)
 
   set(stamp ${ARG_OUT_DIR}/.stamp)

@@ -4,15 +4,19 @@
 # to the folder that holds include/, src/ and ports/ first.
 #
 #   tband_add_firmware(<target> CONFIG_DIR <dir> PORT_DIR <dir>
-#                      [SCHEMA <file or folder>...] [PORT_SOURCES <file>...])
+#                      [SCHEMA <file or folder>...] [PORT_SOURCES <file>...]
+#                      [INCLUDE_DIRS <dir>...] [BOARD <board>])
 #     Generates the encoder and the hooks of your schema (composed with
 #     tband's built-in groups; without SCHEMA, tband's own) into
-#     <build>/tband/<target>/, builds the tracer for your tband_config.h
-#     (CONFIG_DIR) and tband_port.h (PORT_DIR, with the sources it needs in
-#     PORT_SOURCES) as the static library <target>_tband, and links <target>
-#     to it. <target> then includes tband.h and tband_user_events.h. The
-#     schema descriptor, for `tband dump|conv --schema`, is the target
-#     property TBAND_DESCRIPTOR.
+#     <build>/tband_generated/<key>/ (once per schema), builds the tracer for
+#     your tband_config.h (CONFIG_DIR) and tband_port.h (PORT_DIR, with the
+#     sources it needs in PORT_SOURCES, and the folders those headers include
+#     in INCLUDE_DIRS) as the static library <target>_tband, and links
+#     <target> to it. <target> then includes tband.h and tband_user_events.h.
+#     BOARD adds one of tband's boards (tband_add_board(), TbandBoards.cmake)
+#     to <target> and its board.h to the tracer's include path. The schema
+#     descriptor, for `tband dump|conv --schema`, is the target property
+#     TBAND_DESCRIPTOR.
 #
 #   tband_add_runtime(<name> CONFIG_DIR <dir> PORT_DIR <dir>
 #                     [GENERATED_DIR <generator output> GENERATE_TARGET <target>] [PORT_SOURCES <file>...])
@@ -31,16 +35,31 @@ set(TBAND_RUNTIME_SOURCES
   ${TBAND_RUNTIME_DIR}/src/backend_snapshot.cpp
   ${TBAND_RUNTIME_DIR}/src/backend_post_mortem.cpp)
 set(TBAND_PORTS_DIR ${TBAND_RUNTIME_DIR}/ports)
+set(TBAND_BOARDS_DIR ${TBAND_RUNTIME_DIR}/boards)
+# The functions read these from global properties, so that they work from any
+# directory scope (a project that add_subdirectory()s tband calls them from
+# its own scope, where tband's variables are not set).
+set_property(GLOBAL PROPERTY TBAND_RUNTIME_DIR "${TBAND_RUNTIME_DIR}")
+set_property(GLOBAL PROPERTY TBAND_RUNTIME_SOURCES "${TBAND_RUNTIME_SOURCES}")
+
+include(${CMAKE_CURRENT_LIST_DIR}/TbandBoards.cmake)
 
 function(tband_add_runtime name)
   cmake_parse_arguments(ARG "" "CONFIG_DIR;PORT_DIR;GENERATED_DIR;GENERATE_TARGET" "PORT_SOURCES" ${ARGN})
+  get_property(TBAND_RUNTIME_DIR GLOBAL PROPERTY TBAND_RUNTIME_DIR)
+  get_property(TBAND_RUNTIME_SOURCES GLOBAL PROPERTY TBAND_RUNTIME_SOURCES)
   if(NOT ARG_CONFIG_DIR OR NOT ARG_PORT_DIR)
     message(FATAL_ERROR "tband_add_runtime(${name}): CONFIG_DIR (tband_config.h) and PORT_DIR (tband_port.h) are required")
   endif()
   if(ARG_GENERATED_DIR)
     set(gen_target ${ARG_GENERATED_DIR}/target)
   else()
-    set(gen_target ${PROJECT_BINARY_DIR}/generated/target)
+    get_property(own_generated GLOBAL PROPERTY TBAND_OWN_GENERATED_DIR)
+    if(NOT own_generated)
+      message(FATAL_ERROR "tband_add_runtime(${name}): give GENERATED_DIR (the generator's output), "
+        "or use tband_add_firmware(), which generates it")
+    endif()
+    set(gen_target ${own_generated}/target)
     set(ARG_GENERATE_TARGET tband_generate)
   endif()
   set_source_files_properties(${gen_target}/tband_user_events.cpp PROPERTIES GENERATED TRUE)
@@ -49,7 +68,7 @@ function(tband_add_runtime name)
   target_include_directories(${name} PRIVATE ${TBAND_RUNTIME_DIR}/src)
   target_compile_features(${name} PUBLIC cxx_std_17)
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-exceptions -fno-rtti>)
-  if(TARGET tband_warnings)  # tband's own build: its warnings as errors
+  if(PROJECT_NAME STREQUAL "tband" AND TARGET tband_warnings)  # tband's own build: its warnings as errors
     target_link_libraries(${name} PRIVATE tband_warnings)
   endif()
   if(ARG_GENERATE_TARGET)
@@ -58,18 +77,41 @@ function(tband_add_runtime name)
 endfunction()
 
 function(tband_add_firmware target)
-  cmake_parse_arguments(ARG "" "CONFIG_DIR;PORT_DIR" "SCHEMA;PORT_SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "CONFIG_DIR;PORT_DIR;BOARD" "SCHEMA;PORT_SOURCES;INCLUDE_DIRS" ${ARGN})
   if(NOT TARGET ${target})
     message(FATAL_ERROR "tband_add_firmware(${target}): no such target; add_executable() or add_library() it first")
   endif()
-  set(gen ${CMAKE_CURRENT_BINARY_DIR}/tband/${target})
-  if(ARG_SCHEMA)
-    tband_generate(SCHEMA ${ARG_SCHEMA} OUT_DIR ${gen} TARGET ${target}_tband_generate)
-  else()
-    tband_generate(SCHEMA_DIR ${TBAND_BUILTIN_SCHEMA_DIR} OUT_DIR ${gen} TARGET ${target}_tband_generate)
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tband_add_firmware(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  # One generation per schema, shared by every firmware built from it.
+  set(schema_paths "")
+  foreach(path IN LISTS ARG_SCHEMA)
+    get_filename_component(path ${path} ABSOLUTE)
+    list(APPEND schema_paths ${path})
+  endforeach()
+  string(SHA1 key "${schema_paths}")
+  string(SUBSTRING ${key} 0 10 key)
+  set(gen ${CMAKE_BINARY_DIR}/tband_generated/${key})
+  set(generate tband_generate_${key})
+  if(NOT TARGET ${generate})
+    if(ARG_SCHEMA)
+      tband_generate(SCHEMA ${schema_paths} OUT_DIR ${gen} TARGET ${generate})
+    else()
+      get_property(builtin_schema_dir GLOBAL PROPERTY TBAND_BUILTIN_SCHEMA_DIR)
+      tband_generate(SCHEMA_DIR ${builtin_schema_dir} OUT_DIR ${gen} TARGET ${generate})
+    endif()
   endif()
   tband_add_runtime(${target}_tband CONFIG_DIR ${ARG_CONFIG_DIR} PORT_DIR ${ARG_PORT_DIR}
-    GENERATED_DIR ${gen} GENERATE_TARGET ${target}_tband_generate PORT_SOURCES ${ARG_PORT_SOURCES})
+    GENERATED_DIR ${gen} GENERATE_TARGET ${generate} PORT_SOURCES ${ARG_PORT_SOURCES})
+  if(ARG_INCLUDE_DIRS)
+    target_include_directories(${target}_tband PUBLIC ${ARG_INCLUDE_DIRS})
+  endif()
   target_link_libraries(${target} PRIVATE ${target}_tband)
   set_target_properties(${target} PROPERTIES TBAND_DESCRIPTOR ${gen}/descriptor/tband_schema.json)
+  if(ARG_BOARD)
+    tband_add_board(${target} ${ARG_BOARD})
+    get_property(runtime_dir GLOBAL PROPERTY TBAND_RUNTIME_DIR)
+    target_include_directories(${target}_tband PUBLIC ${runtime_dir}/boards/${ARG_BOARD})
+  endif()
 endfunction()

@@ -3,7 +3,7 @@
 #    toolchain: the generator (share/tband/python/tband_codegen, with the
 #    built-in schema), the tracer's sources and ports (share/tband/target),
 #    tband_add_firmware() and the Cortex-M4 toolchain file (lib/cmake/tband),
-#    board support for QEMU's mps2-an386 (share/tband/boards), and
+#    board support for QEMU's mps2-an386 (share/tband/target/boards), and
 #    bin/tband-codegen;
 #  - the tband command (bin/tband, component "cli"), unless TBAND_FIRMWARE_ONLY.
 include(GNUInstallDirs)
@@ -13,15 +13,12 @@ set(TBAND_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/tband)
 set(TBAND_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/tband)
 set(python_dir ${TBAND_INSTALL_DATADIR}/python/tband_codegen)
 
-install(DIRECTORY target/include target/src target/ports DESTINATION ${TBAND_INSTALL_DATADIR}/target)
+install(DIRECTORY target/include target/src target/ports target/boards DESTINATION ${TBAND_INSTALL_DATADIR}/target)
 install(DIRECTORY codegen/ DESTINATION ${python_dir}
   FILES_MATCHING PATTERN "*.py" PATTERN "*.j2" PATTERN "__pycache__" EXCLUDE)
 file(GLOB builtin_schema ${PROJECT_SOURCE_DIR}/schema/*.yaml)
 install(FILES ${builtin_schema} DESTINATION ${python_dir}/schema)
-install(FILES examples/firmware/board/board.c examples/firmware/board/board.h examples/firmware/board/startup.c
-  target/images/cortex_m4/mps2_an386.ld
-  DESTINATION ${TBAND_INSTALL_DATADIR}/boards/mps2_an386)
-install(FILES cmake/TbandPython.cmake cmake/TbandCodegen.cmake cmake/TbandFirmware.cmake
+install(FILES cmake/TbandPython.cmake cmake/TbandCodegen.cmake cmake/TbandFirmware.cmake cmake/TbandBoards.cmake
   DESTINATION ${TBAND_INSTALL_CMAKEDIR})
 install(DIRECTORY cmake/toolchains DESTINATION ${TBAND_INSTALL_CMAKEDIR})
 
@@ -38,6 +35,9 @@ endif()
 configure_package_config_file(cmake/tbandConfig.cmake.in ${PROJECT_BINARY_DIR}/tbandConfig.cmake
   INSTALL_DESTINATION ${TBAND_INSTALL_CMAKEDIR}
   PATH_VARS TBAND_INSTALL_DATADIR CMAKE_INSTALL_BINDIR)
-write_basic_package_version_file(${PROJECT_BINARY_DIR}/tbandConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+# ARCH_INDEPENDENT: firmware of any pointer size uses the package (the CLI is a
+# host tool, run on the build machine).
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/tbandConfigVersion.cmake COMPATIBILITY SameMinorVersion
+  ARCH_INDEPENDENT)
 install(FILES ${PROJECT_BINARY_DIR}/tbandConfig.cmake ${PROJECT_BINARY_DIR}/tbandConfigVersion.cmake
   DESTINATION ${TBAND_INSTALL_CMAKEDIR})

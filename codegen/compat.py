@@ -214,7 +214,11 @@ def _compare_enums(old: WireSchema, new: WireSchema, changes: list[Change]) -> N
                 now, now_where = new_values[value]
                 if now != number:
                     changes.append(
-                        Change("enum-value-changed", now_where, f"enum '{name}' value {value} changed from {number} to {now}")
+                        Change(
+                            "enum-value-changed",
+                            now_where,
+                            f"enum '{name}' value {value} changed from {number} to {now}",
+                        )
                     )
             elif number in new_by_number:
                 renamed = new_by_number[number]

@@ -137,7 +137,9 @@ class DisplayChecker:
                 ok &= self.check_template(what, key, node[key], node.value_loc[key], by_name)
         under = node.get("under")
         if under is not None and under not in PLACES:
-            self.errors.add(node.value_loc["under"], f"{what} display: under '{under}' is not one of {', '.join(PLACES)}")
+            self.errors.add(
+                node.value_loc["under"], f"{what} display: under '{under}' is not one of {', '.join(PLACES)}"
+            )
             ok = False
         key_names: tuple[str, ...] = ()
         if kind in ("span_begin", "span_end"):

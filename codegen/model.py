@@ -152,6 +152,12 @@ class FieldType:
         return "k" + self.name.capitalize()
 
     @property
+    def fits_hook_value(self) -> bool:
+        """Whether the compact encoder's integer for this type fits 32 bits, the
+        built-in hook body's first field (an s32's sign-magnitude form needs 33)."""
+        return not self.is_str and (self.enum is not None or self.name not in ("u64", "s32", "s64", "f64"))
+
+    @property
     def doc_name(self) -> str:
         return f"u8 enum {self.enum.name}" if self.enum else self.name
 
@@ -219,6 +225,15 @@ class Field:
 
 
 @dataclass(frozen=True)
+class SharedHookCall:
+    """The arguments of a generated hook's trace_hook() call (C++ expressions)."""
+
+    kind: str
+    value: str
+    payload: str
+
+
+@dataclass(frozen=True)
 class Event:
     name: str
     id: int
@@ -241,6 +256,37 @@ class Event:
     def hook_name(self) -> str:
         """The generated C hook of a user event."""
         return f"tband_{self.name}"
+
+    @property
+    def shared_hook_call(self) -> SharedHookCall | None:
+        """Built for size, the trace_hook() call that sends this user event
+        through the built-in hooks' body, when its fields fit that body's
+        shapes; None when they do not (the hook then uses trace_user_event())."""
+        ints = [f for f in self.explicit_fields if not f.type.is_str]
+        text = self.str_field
+        value = payload = None
+        if len(ints) == 2 and text is None and ints[0].type.fits_hook_value:
+            value, payload = ints
+        elif len(ints) == 1 and ints[0].type.fits_hook_value:
+            value = ints[0]
+        elif len(ints) == 1 and text is None and self.metadata:
+            payload = ints[0]  # the one field of a metadata event may be 64 bits wide
+        elif ints:
+            return None
+        flags = []
+        if self.metadata:
+            flags.append("hook::kFromValue" if payload is None or value is not None else "hook::kFromPayload")
+        if text is not None:
+            flags.append("hook::kString")
+        return SharedHookCall(
+            kind=" | ".join([f"enc::{self.cpp_name}::kSpec", *flags]),
+            value=f"static_cast<std::uint32_t>({value.compact_expr('enc::')})" if value else "0",
+            payload=(
+                f"hook::as_payload({text.name})"
+                if text is not None
+                else f"static_cast<std::uint64_t>({payload.compact_expr('enc::')})" if payload else "0"
+            ),
+        )
 
     @property
     def str_field(self) -> Field | None:

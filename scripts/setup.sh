@@ -16,10 +16,14 @@ packages=(
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib
   # the tband CLI: Perfetto protobuf, JSON, command line, HTTP server
   protobuf-compiler libprotobuf-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
+  # rules files of `tband check` (YAML with line and column marks)
+  libyaml-dev
   # CLI benchmark: babeltrace2 decodes the same events as CTF; GNU time for peak RSS
   babeltrace2 time
   # the demo firmware and its end-to-end tests run under QEMU; `column` formats the demo's table
   qemu-system-arm bsdextrautils
+  # `tband report`'s page is rendered in headless Chromium by the CLI tests (about 20 s to install)
+  chromium
 )
 
 missing=()

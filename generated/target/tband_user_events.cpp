@@ -7,6 +7,7 @@
 #include "tband_user_events.h"
 
 #if TBAND_USER_EVENTS_ENABLED
+#include "hook_body.hpp"  // trace_hook(): the built-in hooks' body, for events of their shapes
 #include "user_hook.hpp"
 
 namespace enc = tband::enc;

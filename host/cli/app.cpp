@@ -1,9 +1,12 @@
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/allow_option.hpp"
+#include "cli/analysis_commands.hpp"
 #include "cli/commands.hpp"
 #include "input/input_format.hpp"
 #include "tband_events.hpp"
@@ -19,21 +22,27 @@ Examples:
   tband conv -c 2 core0.bin@0 core1.bin@1 --serve  per-core files; serve the result to ui.perfetto.dev
   cat trace.hex | tband conv --format hex - -o t.pftrace
   tband conv --strict trace.bin                    CI check: exit 1 on any warning
+  tband conv --strict --allow truncated_end t.bin  ... except a capture cut mid-frame
   tband conv --schema gen/descriptor/tband_schema.json app.bin -o app.pftrace
                                                    your own events, without rebuilding tband
   tband dump trace.bin                             one line per event
   tband dump --json trace.bin | jq .event          JSON Lines for scripts
   tband dump --strict --stats --json *.bin         CI check of several traces: exit 1 on any error
   tband serve trace.pftrace                        serve a converted trace
+  tband stats trace.bin                            ISR/marker durations, CPU load, queues, health
+  tband check --rules rules.yaml trace.bin         CI: exit 1 when a rule fails (--junit out.xml)
+  tband report trace.bin -o report.html            one HTML page with histograms and load plots
   source <(tband completion bash)
 
-Exit codes: 0 converted (warnings are printed), 1 warnings with --strict,
-2 bad usage, 3 unreadable input, 4 output or server failure.)";
+Exit codes: 0 converted (warnings are printed), 1 warnings with --strict or a
+failed check, 2 bad usage or rules file, 3 unreadable input, 4 output or server failure.)";
 
 constexpr const char* kSchemaHelp =
     "A schema for events this tband was not built with: a descriptor (tband_schema.json, as the generator "
     "writes it) or YAML schema files/folders (read with tband-codegen); repeatable. Without it, a trace's "
     "schema_id picks a descriptor from $TBAND_SCHEMA_PATH or tband_schema.json next to the trace";
+
+}  // namespace
 
 std::vector<std::string> format_names() {
   std::vector<std::string> names{"auto"};
@@ -51,10 +60,8 @@ std::string format_help() {
   return help;
 }
 
-}  // namespace
-
 int run(int argc, char** argv) {
-  CLI::App app{"tband: decode embedded traces; convert them to Perfetto or JSON, dump, serve", "tband"};
+  CLI::App app{"tband: decode embedded traces; convert them to Perfetto or JSON, dump, check, serve", "tband"};
   app.footer(kExamples);
   app.set_version_flag("-V,--version",
                        std::string{"tband "} + TBAND_VERSION + " (schema " + std::string{kSchemaHash.substr(0, 16)} + ")");
@@ -82,7 +89,9 @@ int run(int argc, char** argv) {
   conv_cmd->add_flag("--open", conv.open, "Serve the trace and open it in ui.perfetto.dev in a browser");
   conv_cmd->add_flag("--serve", conv.serve, "Serve the trace to ui.perfetto.dev and print the link");
   conv_cmd->add_option("--port", conv.port, "Port for --serve/--open")->capture_default_str();
-  conv_cmd->add_flag("--strict", conv.strict, "Exit with code 1 if the trace has any warning (for CI)");
+  CLI::Option* strict = conv_cmd->add_flag("--strict", conv.strict, "Exit with code 1 if the trace has any warning (for CI)");
+  add_allow_option(*conv_cmd, conv.allow, "With --strict, tolerate warnings of this kind");
+  conv_cmd->get_option("--allow")->needs(strict);
   conv_cmd->add_flag("--no-progress", conv.no_progress, "No progress bar, even on a terminal");
   conv_cmd->add_option("--schema", conv.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
 
@@ -110,6 +119,9 @@ int run(int argc, char** argv) {
   serve_cmd->add_flag("--once", serve.once, "Stop after the trace has been fetched once");
   serve_cmd->add_flag("--open", serve.open, "Also open the link in a browser");
 
+  AnalysisCommands analysis;
+  analysis.add_to(app);
+
   std::string shell;
   CLI::App* completion_cmd = app.add_subcommand("completion", "Print a shell completion script");
   completion_cmd->add_option("shell", shell, "bash, zsh or fish")
@@ -129,6 +141,9 @@ int run(int argc, char** argv) {
     }
     if (dump_cmd->parsed()) {
       return run_dump(dump, global);
+    }
+    if (const std::optional<int> code = analysis.run(global)) {
+      return *code;
     }
     if (serve_cmd->parsed()) {
       return serve_file(serve.file, serve.port, serve.once, serve.open);

@@ -15,7 +15,7 @@ namespace tband::cli {
 /// Exit codes, listed in --help.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitWarnings = 1,  // --strict and the trace had warnings
+  kExitWarnings = 1,  // --strict and the trace had warnings; a `check` rule failed
   kExitUsage = 2,     // bad options or arguments
   kExitInput = 3,     // unreadable input
   kExitOutput = 4,    // an output could not be written, or the server failed
@@ -36,6 +36,7 @@ struct ConvOptions {
   bool serve = false;
   int port = 9001;
   bool strict = false;
+  std::vector<std::string> allow;  // diagnostic kinds --strict tolerates
   bool no_progress = false;
   std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
 };
@@ -55,6 +56,10 @@ struct ServeCmdOptions {
   bool once = false;
   bool open = false;
 };
+
+/// The --format choices and their help text, shared by the commands that read traces.
+std::vector<std::string> format_names();
+std::string format_help();
 
 int run_conv(const ConvOptions& options, const GlobalOptions& global);
 int run_dump(const DumpCmdOptions& options, const GlobalOptions& global);

@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include "cli/allow_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
@@ -174,10 +175,11 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     std::cerr << "tband conv: warning: " << conflict << "\n";
   }
 
-  const std::uint64_t warnings = result.diagnostics.total();
+  const std::uint64_t warnings = result.diagnostics.total_not_allowed(allowed_diagnostics(options.allow));
   int code = kExitOk;
   if (options.strict && warnings != 0) {
-    std::cerr << "tband conv: error: " << warnings << " warning(s) and --strict\n";
+    std::cerr << "tband conv: error: " << warnings << " warning(s)" << (options.allow.empty() ? "" : " not allowed")
+              << " and --strict\n";
     code = kExitWarnings;
   }
   if (serving) {

@@ -262,7 +262,8 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
       values.push_back({static_cast<std::uint8_t>(number.get<std::uint64_t>()),
                         s.keep(r.string(v, "name", what + " value")), s.keep(v.value("description", std::string{}))});
     }
-    const EnumInfo& info = s.enums_.emplace_back(EnumInfo{s.keep(name), s.keep(e.value("description", std::string{})), values});
+    const EnumInfo& info =
+        s.enums_.emplace_back(EnumInfo{s.keep(name), s.keep(e.value("description", std::string{})), values});
     enums[name] = &info;
   }
 
@@ -276,7 +277,8 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
     const auto id = static_cast<std::uint8_t>(id_json.get<std::uint64_t>());
     const std::string what = "event '" + name + "' (" + hex_id(id) + ")";
     if (s.by_id_[id] >= 0) {
-      r.fail(what + ": id already used by event '" + std::string{s.events_[static_cast<std::size_t>(s.by_id_[id])].info.name} + "'");
+      const RuntimeEvent& other = s.events_[static_cast<std::size_t>(s.by_id_[id])];
+      r.fail(what + ": id already used by event '" + std::string{other.info.name} + "'");
     }
     const bool metadata = r.flag(e, "metadata", what);
     auto& fields = s.fields_.emplace_back();

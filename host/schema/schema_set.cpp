@@ -64,7 +64,8 @@ void SchemaSet::activate(const RuntimeSchema& schema, bool replace) {
       if (!same_wire_layout(*built_in, event.info)) {
         std::string conflict = schema.source() + " defines id " + hex_id(id) + " as '" +
                                std::string{event.info.name} + "', which this tband decodes as its own '" +
-                               std::string{built_in->name} + "' (another tband version?); the built-in decoding applies";
+                               std::string{built_in->name} +
+                               "' (another tband version?); the built-in decoding applies";
         if (std::find(conflicts_.begin(), conflicts_.end(), conflict) == conflicts_.end()) {
           conflicts_.push_back(std::move(conflict));  // once, however often the schema is picked
         }
@@ -92,7 +93,8 @@ void SchemaSet::add_given(std::shared_ptr<const RuntimeSchema> schema) {
 void SchemaSet::add_candidate(std::string path) { candidates_.push_back({std::move(path), nullptr, false}); }
 
 std::string SchemaSet::schema_text(std::uint64_t id, std::string_view groups) const {
-  return "schema " + trace_id_hex(id) + ", " + (groups.empty() ? std::string{"no user groups"} : "groups " + std::string{groups});
+  return "schema " + trace_id_hex(id) + ", " +
+         (groups.empty() ? std::string{"no user groups"} : "groups " + std::string{groups});
 }
 
 void SchemaSet::on_schema_id(std::uint64_t trace_id, std::string_view user_groups) {
@@ -172,7 +174,8 @@ std::vector<SchemaSet::UnknownId> SchemaSet::unknown_ids() const {
   std::vector<UnknownId> out;
   for (std::size_t id = 0; id < unknown_counts_.size(); ++id) {
     if (unknown_counts_[id] != 0) {
-      out.push_back({static_cast<std::uint8_t>(id), unknown_counts_[id], unknown_first_[id], unknown_first_offset_[id]});
+      out.push_back(
+          {static_cast<std::uint8_t>(id), unknown_counts_[id], unknown_first_[id], unknown_first_offset_[id]});
     }
   }
   return out;

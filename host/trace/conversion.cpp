@@ -89,7 +89,7 @@ ConversionResult convert(const ConversionOptions& options) {
         ++result.unknown_frames;
         options.schemas->count_unknown(error.event_id, input_names[stream.index()], item.at->offset);
       } else {
-        interpreter.on_decode_error(describe_error(error, options.schemas), origin);
+        interpreter.on_decode_error(error, describe_error(error, options.schemas), origin);
       }
     }
     if (show_progress && (++items & 0xFFFF) == 0) {

@@ -5,6 +5,7 @@ namespace tband {
 std::string_view to_string(DiagnosticKind kind) noexcept {
   switch (kind) {
     case DiagnosticKind::kDecodeError: return "decode error";
+    case DiagnosticKind::kTruncatedEnd: return "truncated end";
     case DiagnosticKind::kDroppedEvents: return "dropped events";
     case DiagnosticKind::kTimestampBackwards: return "timestamp going backwards";
     case DiagnosticKind::kEndWithoutBegin: return "end without begin";
@@ -22,6 +23,44 @@ std::string_view to_string(DiagnosticKind kind) noexcept {
   return "diagnostic";
 }
 
+std::string_view diagnostic_id(DiagnosticKind kind) noexcept {
+  switch (kind) {
+    case DiagnosticKind::kDecodeError: return "decode_error";
+    case DiagnosticKind::kTruncatedEnd: return "truncated_end";
+    case DiagnosticKind::kDroppedEvents: return "dropped_events";
+    case DiagnosticKind::kTimestampBackwards: return "timestamp_backwards";
+    case DiagnosticKind::kEndWithoutBegin: return "end_without_begin";
+    case DiagnosticKind::kUnnamedId: return "unnamed_id";
+    case DiagnosticKind::kMetadataOverflow: return "metadata_overflow";
+    case DiagnosticKind::kNoTimestampResolution: return "no_timestamp_resolution";
+    case DiagnosticKind::kWrongMode: return "wrong_mode";
+    case DiagnosticKind::kNoCurrentTask: return "no_current_task";
+    case DiagnosticKind::kCoreOutOfRange: return "core_out_of_range";
+    case DiagnosticKind::kUnknownEventId: return "unknown_event_id";
+    case DiagnosticKind::kSchemaMismatch: return "schema_mismatch";
+    case DiagnosticKind::kSpansNotNested: return "spans_not_nested";
+    case DiagnosticKind::kCount: break;
+  }
+  return "diagnostic";
+}
+
+std::optional<DiagnosticKind> parse_diagnostic_id(std::string_view id) noexcept {
+  for (std::size_t k = 0; k < static_cast<std::size_t>(DiagnosticKind::kCount); ++k) {
+    if (diagnostic_id(static_cast<DiagnosticKind>(k)) == id) {
+      return static_cast<DiagnosticKind>(k);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string diagnostic_id_list() {
+  std::string out;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(DiagnosticKind::kCount); ++k) {
+    out += (k == 0 ? "" : ", ") + std::string{diagnostic_id(static_cast<DiagnosticKind>(k))};
+  }
+  return out;
+}
+
 void Diagnostics::report(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message) {
   const std::uint64_t n = ++counts_[static_cast<std::size_t>(kind)];
   if (n <= kKeptPerKind) {
@@ -37,6 +76,14 @@ std::uint64_t Diagnostics::total() const noexcept {
   return sum;
 }
 
+std::uint64_t Diagnostics::total_not_allowed(const AllowedDiagnostics& allowed) const noexcept {
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < counts_.size(); ++k) {
+    sum += allowed.allows(static_cast<DiagnosticKind>(k)) ? 0 : counts_[k];
+  }
+  return sum;
+}
+
 std::string Diagnostics::summary() const {
   std::string out;
   for (std::size_t k = 0; k < counts_.size(); ++k) {
@@ -44,7 +91,8 @@ std::string Diagnostics::summary() const {
       continue;
     }
     const auto kind = static_cast<DiagnosticKind>(k);
-    out += "warning: " + std::to_string(counts_[k]) + " x " + std::string{to_string(kind)} + "\n";
+    out += "warning: " + std::to_string(counts_[k]) + " x " + std::string{to_string(kind)} + " [" +
+           std::string{diagnostic_id(kind)} + "]\n";
     for (const Diagnostic& d : kept_) {
       if (d.kind != kind) {
         continue;

@@ -14,6 +14,7 @@ namespace tband {
 
 enum class DiagnosticKind : std::uint8_t {
   kDecodeError,         // a frame that could not be decoded (byte offset given)
+  kTruncatedEnd,        // the input ended inside a frame (a capture cut short)
   kDroppedEvents,       // the tracer reported events it had to drop
   kTimestampBackwards,  // an event older than the one before it on the same core
   kEndWithoutBegin,     // an end or exit with nothing open
@@ -31,6 +32,25 @@ enum class DiagnosticKind : std::uint8_t {
 
 [[nodiscard]] std::string_view to_string(DiagnosticKind kind) noexcept;
 
+/// The kind's identifier for options and rules files: "decode_error",
+/// "truncated_end", ... (to_string() gives the words for people).
+[[nodiscard]] std::string_view diagnostic_id(DiagnosticKind kind) noexcept;
+/// The kind with this identifier, if any.
+[[nodiscard]] std::optional<DiagnosticKind> parse_diagnostic_id(std::string_view id) noexcept;
+/// Every identifier, comma-separated, for error messages and --help.
+[[nodiscard]] std::string diagnostic_id_list();
+
+/// A set of diagnostic kinds that a check tolerates (conv --strict --allow,
+/// the `allow:` list of a rules file).
+class AllowedDiagnostics {
+ public:
+  void allow(DiagnosticKind kind) noexcept { allowed_[static_cast<std::size_t>(kind)] = true; }
+  [[nodiscard]] bool allows(DiagnosticKind kind) const noexcept { return allowed_[static_cast<std::size_t>(kind)]; }
+
+ private:
+  std::array<bool, static_cast<std::size_t>(DiagnosticKind::kCount)> allowed_{};
+};
+
 struct Diagnostic {
   DiagnosticKind kind;
   std::optional<std::uint64_t> ts_ns;
@@ -47,6 +67,8 @@ class Diagnostics {
     return counts_[static_cast<std::size_t>(kind)];
   }
   [[nodiscard]] std::uint64_t total() const noexcept;
+  /// Diagnostics of the kinds `allowed` does not tolerate.
+  [[nodiscard]] std::uint64_t total_not_allowed(const AllowedDiagnostics& allowed) const noexcept;
   [[nodiscard]] const std::vector<Diagnostic>& kept() const noexcept { return kept_; }
 
   /// Lines for stderr: one per kind with its count, then the kept examples

@@ -30,16 +30,23 @@ TraceInterpreter::Task& TraceInterpreter::task(std::uint32_t id) {
     t.process = timeline_.add_process(label, next_task_pid_++);
     t.state_track = timeline_.add_track(t.process, TrackKind::kSlices, "State");
     t.running_track = timeline_.add_track(t.process, TrackKind::kSlices, "Running");
+    if (stats_ != nullptr) {
+      t.stats = stats_->add_task();
+    }
   }
   return t;
 }
 
-void TraceInterpreter::set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state) {
+void TraceInterpreter::set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state, TaskStateKind kind,
+                                      std::uint32_t core) {
   if (t.has_state) {
     if (t.state == state) {
       return;  // e.g. a ready task made ready again
     }
     timeline_.slice_end(ts_ns, t.state_track);
+  }
+  if (stats_ != nullptr) {
+    stats_->task_state(t.stats, ts_ns, kind, core);
   }
   timeline_.slice_begin(ts_ns, t.state_track, names_.intern_bounded(state), {}, state);
   t.state = state;
@@ -59,7 +66,14 @@ TraceInterpreter::Task* TraceInterpreter::current_task(Context& c, std::string_v
 void TraceInterpreter::block_current(Context& c, std::string_view event_name, std::string state) {
   if (Task* t = current_task(c, event_name)) {
     t->switched_out_state = std::move(state);
+    t->switched_out_kind = TaskStateKind::kBlocked;
   }
+}
+
+void TraceInterpreter::block_on_queue(Context& c, std::string_view event_name, std::uint32_t queue_id, QueueOp op) {
+  const char* verb = op == QueueOp::kBlockedPeek ? "peek on " : op == QueueOp::kBlockedSend ? "send to " : "receive from ";
+  block_current(c, event_name, "Blocked: " + std::string{verb} + queue_label(queue_id));
+  count_queue_op(queue_id, op);
 }
 
 void TraceInterpreter::set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority) {
@@ -83,7 +97,7 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
       timeline_.slice_end(c.ts_ns, prev.running_track);
       prev.running_on.reset();
     }
-    set_task_state(prev, c.ts_ns, prev.switched_out_state);
+    set_task_state(prev, c.ts_ns, prev.switched_out_state, prev.switched_out_kind);
   }
   if (c.core.running_task_track == 0) {
     c.core.running_task_track = timeline_.add_track(c.core.process, TrackKind::kSlices, "Running task");
@@ -96,10 +110,12 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
     // Still marked running on another core: that core missed its switch-out.
     timeline_.slice_end(c.ts_ns, next.running_track);
   }
-  set_task_state(next, c.ts_ns, "Running on core " + std::to_string(c.origin.core));
+  set_task_state(next, c.ts_ns, "Running on core " + std::to_string(c.origin.core), TaskStateKind::kRunning,
+                 c.origin.core);
   timeline_.slice_begin(c.ts_ns, next.running_track, running_name_);
   next.running_on = c.origin.core;
   next.switched_out_state = "Ready";
+  next.switched_out_kind = TaskStateKind::kReady;
   c.core.current_task = e.task_id;
   // Every task, the idle task too: a gap would look like the core ran
   // something unknown.
@@ -110,25 +126,27 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
 void TraceInterpreter::handle(const TaskToRdyState& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready");
+    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
   }
 }
 
 void TraceInterpreter::handle(const TaskResumed& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready");
+    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
   }
 }
 
 void TraceInterpreter::handle(const TaskResumedFromIsr& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready");
+    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
   }
 }
 
-void TraceInterpreter::handle(const TaskSuspended& e, Context& c) { leave(e.task_id, "Suspended", c); }
+void TraceInterpreter::handle(const TaskSuspended& e, Context& c) {
+  leave(e.task_id, "Suspended", TaskStateKind::kSuspended, c);
+}
 
 void TraceInterpreter::handle(const CurtaskDelay& e, Context& c) {
   block_current(c, "curtask_delay", "Blocked: delay " + std::to_string(e.ticks) + " ticks");
@@ -147,23 +165,26 @@ void TraceInterpreter::handle(const TaskPriorityDisinherit& e, Context& c) {
 void TraceInterpreter::handle(const TaskCreated& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.has_state) {
-    set_task_state(t, c.ts_ns, "Ready");
+    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
   }
 }
 
-void TraceInterpreter::handle(const TaskDeleted& e, Context& c) { leave(e.task_id, "Deleted", c); }
+void TraceInterpreter::handle(const TaskDeleted& e, Context& c) {
+  leave(e.task_id, "Deleted", TaskStateKind::kDeleted, c);
+}
 
 // Suspended or deleted, by itself or by the task running on this core: a
 // running task changes state when it is switched out.
-void TraceInterpreter::leave(std::uint32_t id, std::string state, Context& c) {
+void TraceInterpreter::leave(std::uint32_t id, std::string state, TaskStateKind kind, Context& c) {
   if (c.core.current_task && *c.core.current_task != id) {
     state += " by " + task_label(*c.core.current_task);
   }
   Task& t = task(id);
   if (t.running_on) {
     t.switched_out_state = std::move(state);
+    t.switched_out_kind = kind;
   } else {
-    set_task_state(t, c.ts_ns, state);
+    set_task_state(t, c.ts_ns, state, kind);
   }
 }
 
@@ -210,13 +231,32 @@ std::string TraceInterpreter::queue_label(std::uint32_t id) {
 
 TraceInterpreter::Queue& TraceInterpreter::queue(std::uint32_t id) {
   bool created = false;
-  return queues_.get(id, created);
+  Queue& q = queues_.get(id, created);
+  if (created && stats_ != nullptr) {
+    q.stats = stats_->add_queue();
+  }
+  return q;
+}
+
+void TraceInterpreter::count_queue_op(std::uint32_t id, QueueOp op) {
+  if (stats_ != nullptr) {
+    stats_->queue_op(queue(id).stats, op);
+  }
+}
+
+void TraceInterpreter::name_queue_stats() {
+  for (auto& [id, q] : queues_.entries()) {
+    stats_->name_queue(q.stats, queue_label(id), is_mutex(q.kind));
+  }
 }
 
 void TraceInterpreter::queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill,
                                   std::optional<std::uint32_t> by_task) {
   Queue& q = queue(id);
   const bool mutex = is_mutex(q.kind);
+  if (stats_ != nullptr) {
+    stats_->queue_fill(q.stats, ts_ns, fill);
+  }
   if (q.track == 0 || q.track_is_mutex != mutex) {
     if (q.slice_open) {
       timeline_.slice_end(ts_ns, q.track);
@@ -236,6 +276,13 @@ void TraceInterpreter::queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::ui
   if (q.slice_open) {
     timeline_.slice_end(ts_ns, q.track);
     q.slice_open = false;
+  }
+  if (stats_ != nullptr) {
+    if (fill == 0 && by_task) {
+      stats_->mutex_taken(q.stats, ts_ns);
+    } else {
+      stats_->mutex_released(q.stats, ts_ns);
+    }
   }
   if (fill == 0 && !by_task) {
     return;
@@ -258,24 +305,31 @@ void TraceInterpreter::handle(const QueueName& e, Context&) {
 void TraceInterpreter::handle(const QueueKind& e, Context&) { queue(e.queue_id).kind = static_cast<std::uint8_t>(e.kind); }
 
 void TraceInterpreter::handle(const QueueSend& e, Context& c) {
+  count_queue_op(e.queue_id, QueueOp::kSend);
   queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
 }
 void TraceInterpreter::handle(const QueueSendFromIsr& e, Context& c) {
+  count_queue_op(e.queue_id, QueueOp::kSend);
   queue_fill(e.queue_id, c.ts_ns, e.len_after, std::nullopt);
 }
 void TraceInterpreter::handle(const QueueOverwrite& e, Context& c) {
+  count_queue_op(e.queue_id, QueueOp::kSend);
   queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
 }
 void TraceInterpreter::handle(const QueueOverwriteFromIsr& e, Context& c) {
+  count_queue_op(e.queue_id, QueueOp::kSend);
   queue_fill(e.queue_id, c.ts_ns, e.len_after, std::nullopt);
 }
 void TraceInterpreter::handle(const QueueReceive& e, Context& c) {
+  count_queue_op(e.queue_id, QueueOp::kReceive);
   queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
 }
 void TraceInterpreter::handle(const QueueReceiveFromIsr& e, Context& c) {
+  count_queue_op(e.queue_id, QueueOp::kReceive);
   queue_fill(e.queue_id, c.ts_ns, e.len_after, std::nullopt);
 }
 void TraceInterpreter::handle(const QueueReset& e, Context& c) {
+  count_queue_op(e.queue_id, QueueOp::kReset);
   queue_fill(e.queue_id, c.ts_ns, 0, c.core.current_task);
 }
 void TraceInterpreter::handle(const QueueCurLength& e, Context& c) {
@@ -283,13 +337,13 @@ void TraceInterpreter::handle(const QueueCurLength& e, Context& c) {
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnQueuePeek& e, Context& c) {
-  block_current(c, "curtask_block_on_queue_peek", "Blocked: peek on " + queue_label(e.queue_id));
+  block_on_queue(c, "curtask_block_on_queue_peek", e.queue_id, QueueOp::kBlockedPeek);
 }
 void TraceInterpreter::handle(const CurtaskBlockOnQueueSend& e, Context& c) {
-  block_current(c, "curtask_block_on_queue_send", "Blocked: send to " + queue_label(e.queue_id));
+  block_on_queue(c, "curtask_block_on_queue_send", e.queue_id, QueueOp::kBlockedSend);
 }
 void TraceInterpreter::handle(const CurtaskBlockOnQueueReceive& e, Context& c) {
-  block_current(c, "curtask_block_on_queue_receive", "Blocked: receive from " + queue_label(e.queue_id));
+  block_on_queue(c, "curtask_block_on_queue_receive", e.queue_id, QueueOp::kBlockedReceive);
 }
 
 // ---- task-local markers ------------------------------------------------------------------
@@ -304,6 +358,9 @@ TraceInterpreter::Marker& TraceInterpreter::task_marker(Task& t, std::uint32_t m
     m.track = timeline_.add_track(t.process, TrackKind::kSlices,
                                   m.name.empty() ? "evtmarker " + std::to_string(marker_id) : m.name);
     m.name_id = names_.intern(timeline_.track(m.track).name);
+    if (stats_ != nullptr) {
+      m.stats = stats_->add_marker(t.stats);
+    }
   }
   return m;
 }
@@ -362,8 +419,14 @@ void TraceInterpreter::handle(const TaskValmarker& e, Context& c) {
     }
     m.track = timeline_.add_track(t->process, TrackKind::kCounter,
                                   m.name.empty() ? "valmarker " + std::to_string(e.valmarker_id) : m.name);
+    if (stats_ != nullptr) {
+      m.stats = stats_->add_value(t->stats);
+    }
   }
   timeline_.counter(c.ts_ns, m.track, e.val);
+  if (stats_ != nullptr) {
+    stats_->value(m.stats, c.ts_ns, e.val);
+  }
 }
 
 void TraceInterpreter::finish_freertos() {

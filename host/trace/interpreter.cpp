@@ -12,7 +12,11 @@ std::string id_label(std::string_view kind, std::uint32_t id) { return std::stri
 }  // namespace
 
 TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics, InterpreterOptions options)
-    : timeline_(timeline), names_(timeline.names()), diagnostics_(diagnostics), options_(options) {
+    : timeline_(timeline),
+      names_(timeline.names()),
+      diagnostics_(diagnostics),
+      options_(options),
+      stats_(options.stats) {
   for (const EventInfo& info : all_event_infos()) {
     event_name_ids_.push_back(names_.intern(info.name));
     auto& fields = field_name_ids_.emplace_back();
@@ -56,6 +60,9 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       first_ts_ns_ = seen_any_ts_ ? std::min(first_ts_ns_, ts_ns) : ts_ns;
       last_any_ts_ns_ = std::max(last_any_ts_ns_, ts_ns);
       seen_any_ts_ = true;
+      if (stats_ != nullptr) {
+        stats_->timestamp(ts_ns);
+      }
     }
     if (c.seen_ts && ts < c.last_ts) {
       diagnose(DiagnosticKind::kTimestampBackwards, ts_ns,
@@ -97,13 +104,18 @@ void TraceInterpreter::on_dynamic_event(const DynamicEvent& event, const EventOr
 }
 
 void TraceInterpreter::on_decode_error(const DecodeError& error, const EventOrigin& origin) {
-  on_decode_error(describe(error), origin);
+  on_decode_error(error, describe(error), origin);
 }
 
-void TraceInterpreter::on_decode_error(const std::string& description, const EventOrigin& origin) {
+void TraceInterpreter::on_decode_error(const DecodeError& error, const std::string& description,
+                                       const EventOrigin& origin) {
   const std::optional<std::uint64_t> ts_ns =
       origin.core < kMaxCores ? std::optional{core(origin.core, origin).last_ts_ns} : std::nullopt;
-  diagnose(DiagnosticKind::kDecodeError, ts_ns, where(origin) + ": " + description);
+  // A frame cut off by the end of the input is a capture stopped mid-frame,
+  // which a check may tolerate where corruption inside the stream it would not.
+  const DiagnosticKind kind =
+      error.kind == DecodeErrorKind::kTruncatedFrame ? DiagnosticKind::kTruncatedEnd : DiagnosticKind::kDecodeError;
+  diagnose(kind, ts_ns, where(origin) + ": " + description);
 }
 
 void TraceInterpreter::finish() {
@@ -137,6 +149,66 @@ void TraceInterpreter::finish() {
     }
   }
   finish_freertos();
+  if (stats_ != nullptr) {
+    name_stats();
+  }
+}
+
+// Things are named at the end: names may come after first use. A stats
+// row carries the name of the thing's track.
+void TraceInterpreter::name_stats() {
+  for (auto& [id, m] : evtmarkers_.entries()) {
+    stats_->name_marker(m.stats, timeline_.track(m.track).name);
+  }
+  for (auto& [id, m] : valmarkers_.entries()) {
+    stats_->name_value(m.stats, timeline_.track(m.track).name);
+  }
+  for (Core& c : cores_) {
+    for (auto& [id, i] : c.isrs.entries()) {
+      stats_->name_isr(i.stats, timeline_.track(i.track).name);
+    }
+  }
+  for (auto& [id, t] : tasks_.entries()) {
+    stats_->name_task(t.stats, task_label(id), t.kind == TaskKind::kIdle);
+    for (auto& [marker_id, m] : t.markers.entries()) {
+      stats_->name_marker(m.stats, timeline_.track(m.track).name);
+    }
+    for (auto& [value_id, m] : t.value_markers.entries()) {
+      stats_->name_value(m.stats, timeline_.track(m.track).name);
+    }
+  }
+  // Named but never used: rows of zeros, so that rules can say "never".
+  for (auto& [id, name] : evtmarker_names_.entries()) {
+    if (evtmarkers_.find(id) == nullptr) {
+      stats_->name_marker(stats_->add_marker(StatsCollector::kNone), name);
+    }
+  }
+  for (auto& [id, name] : valmarker_names_.entries()) {
+    if (valmarkers_.find(id) == nullptr) {
+      stats_->name_value(stats_->add_value(StatsCollector::kNone), name);
+    }
+  }
+  for (Core& c : cores_) {
+    for (auto& [id, name] : c.isr_names.entries()) {
+      if (c.isrs.find(id) == nullptr) {
+        const StatsCollector::Index i = stats_->add_isr(c.id);
+        stats_->name_isr(i, name);
+      }
+    }
+  }
+  for (auto& [id, t] : tasks_.entries()) {
+    for (auto& [marker_id, name] : t.marker_names.entries()) {
+      if (t.markers.find(marker_id) == nullptr) {
+        stats_->name_marker(stats_->add_marker(t.stats), name);
+      }
+    }
+    for (auto& [value_id, name] : t.value_marker_names.entries()) {
+      if (t.value_markers.find(value_id) == nullptr) {
+        stats_->name_value(stats_->add_value(t.stats), name);
+      }
+    }
+  }
+  name_queue_stats();
 }
 
 // ---- helpers -------------------------------------------------------------------
@@ -175,6 +247,7 @@ TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrig
     active_cores_.resize(id + 1u, nullptr);
   }
   Core& c = cores_[id];
+  c.id = id;
   active_cores_[id] = &c;
   c.process = timeline_.add_process("Core " + std::to_string(id), static_cast<std::int32_t>(id) + 1);
   return c;
@@ -190,6 +263,9 @@ TraceInterpreter::Marker& TraceInterpreter::evtmarker(std::uint32_t id) {
     m.track = timeline_.add_track(0, TrackKind::kSlices,
                                   m.name.empty() ? id_label("evtmarker", id) : m.name);
     m.name_id = names_.intern(timeline_.track(m.track).name);
+    if (stats_ != nullptr) {
+      m.stats = stats_->add_marker(StatsCollector::kNone);
+    }
   }
   return m;
 }
@@ -204,6 +280,9 @@ TraceInterpreter::Isr& TraceInterpreter::isr(Core& c, std::uint32_t id) {
     const std::string label = i.name.empty() ? id_label("ISR", id) : i.name;
     i.track = timeline_.add_track(c.process, TrackKind::kSlices, label);
     i.name_id = names_.intern(label);
+    if (stats_ != nullptr) {
+      i.stats = stats_->add_isr(c.id);
+    }
   }
   return i;
 }
@@ -211,6 +290,9 @@ TraceInterpreter::Isr& TraceInterpreter::isr(Core& c, std::uint32_t id) {
 void TraceInterpreter::marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
   ++m.depth;
   timeline_.slice_begin(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
+  if (stats_ != nullptr) {
+    stats_->span_begin(m.stats, ts_ns);
+  }
 }
 
 void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c) {
@@ -222,10 +304,16 @@ void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_vi
   }
   --m.depth;
   timeline_.slice_end(ts_ns, m.track);
+  if (stats_ != nullptr) {
+    stats_->span_end(m.stats, ts_ns);
+  }
 }
 
 void TraceInterpreter::marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
   timeline_.instant(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
+  if (stats_ != nullptr) {
+    stats_->instant(m.stats, ts_ns);
+  }
 }
 
 // ---- generic events --------------------------------------------------------------
@@ -267,6 +355,9 @@ void TraceInterpreter::handle(const DroppedEvtCnt& e, Context& c) {
              std::to_string(lost) + " event(s) dropped by the tracer before this point (" + std::to_string(e.cnt) +
                  " in total; " + where(c.origin) + ")");
     last_dropped_total_ = e.cnt;
+    if (stats_ != nullptr) {
+      stats_->dropped(c.ts_ns);
+    }
   }
 }
 
@@ -293,6 +384,9 @@ void TraceInterpreter::handle(const IsrEnter& e, Context& c) {
   Isr& i = isr(c.core, e.isr_id);
   ++i.depth;
   timeline_.slice_begin(c.ts_ns, i.track, i.name_id);
+  if (stats_ != nullptr) {
+    stats_->isr_enter(i.stats, c.origin.core, c.ts_ns);
+  }
 }
 
 void TraceInterpreter::handle(const IsrExit& e, Context& c) {
@@ -305,6 +399,9 @@ void TraceInterpreter::handle(const IsrExit& e, Context& c) {
   }
   --i.depth;
   timeline_.slice_end(c.ts_ns, i.track);
+  if (stats_ != nullptr) {
+    stats_->isr_exit(i.stats, c.origin.core, c.ts_ns);
+  }
 }
 
 void TraceInterpreter::handle(const EvtmarkerName& e, Context&) {
@@ -347,8 +444,14 @@ void TraceInterpreter::handle(const Valmarker& e, Context& c) {
     }
     m.track = timeline_.add_track(0, TrackKind::kCounter,
                                   m.name.empty() ? id_label("valmarker", e.valmarker_id) : m.name);
+    if (stats_ != nullptr) {
+      m.stats = stats_->add_value(StatsCollector::kNone);
+    }
   }
   timeline_.counter(c.ts_ns, m.track, e.val);
+  if (stats_ != nullptr) {
+    stats_->value(m.stats, c.ts_ns, e.val);
+  }
 }
 
 void TraceInterpreter::handle(const MetadataOverflow& e, Context& c) {
@@ -356,6 +459,9 @@ void TraceInterpreter::handle(const MetadataOverflow& e, Context& c) {
            "core " + std::to_string(e.core_id) + "'s metadata buffer overflowed: " + std::to_string(e.lost_evts) +
                " metadata event(s), " + std::to_string(e.lost_bytes) +
                " bytes lost in total; some names may be missing");
+  if (stats_ != nullptr) {
+    stats_->metadata_overflow(e.core_id, e.lost_evts, c.ts_ns);
+  }
 }
 
 }  // namespace tband

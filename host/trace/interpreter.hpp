@@ -22,6 +22,7 @@
 
 #include "decode/cobs_deframer.hpp"
 #include "schema/runtime_decoder.hpp"
+#include "stats/stats_collector.hpp"
 #include "tband_events.hpp"
 #include "trace/diagnostics.hpp"
 #include "trace/field_key.hpp"
@@ -36,6 +37,8 @@ enum class TraceMode : std::uint8_t { kBareMetal, kFreeRtos };
 struct InterpreterOptions {
   TraceMode mode = TraceMode::kFreeRtos;
   std::uint32_t core_count = 1;
+  /// Also collect statistics (tband stats/check/report); nullptr: none.
+  StatsCollector* stats = nullptr;
 };
 
 /// Where an event came from, for diagnostics.
@@ -60,7 +63,7 @@ class TraceInterpreter {
   void on_dynamic_event(const DynamicEvent& event, const EventOrigin& origin);
   void on_decode_error(const DecodeError& error, const EventOrigin& origin);
   /// The same with the error already described (naming run-time events too).
-  void on_decode_error(const std::string& description, const EventOrigin& origin);
+  void on_decode_error(const DecodeError& error, const std::string& description, const EventOrigin& origin);
   /// A problem found outside the event stream (schema identity, unknown ids),
   /// reported once: on stderr's summary and the Diagnostics track.
   void report(DiagnosticKind kind, std::string message) { diagnose(kind, std::nullopt, std::move(message)); }
@@ -82,16 +85,19 @@ class TraceInterpreter {
     NameId name_id = 0;
     std::uint32_t depth = 0;
     CachedName msg;
+    StatsCollector::Index stats = StatsCollector::kNone;
   };
   struct ValueMarker {
     TrackId track = 0;
     std::string name;
+    StatsCollector::Index stats = StatsCollector::kNone;
   };
   struct Isr {
     TrackId track = 0;
     std::string name;
     NameId name_id = 0;
     std::uint32_t depth = 0;
+    StatsCollector::Index stats = StatsCollector::kNone;
   };
   enum class TaskKind : std::uint8_t { kNormal, kIdle, kTimer };
   struct Task {
@@ -103,6 +109,8 @@ class TraceInterpreter {
     bool has_state = false;
     std::string state;                          // the open state slice
     std::string switched_out_state = "Ready";  // state once it stops running
+    TaskStateKind switched_out_kind = TaskStateKind::kReady;
+    StatsCollector::Index stats = StatsCollector::kNone;
     IdMap<Marker> markers;
     IdMap<ValueMarker> value_markers;
     IdMap<std::string> marker_names, value_marker_names;  // names that came before first use
@@ -113,8 +121,10 @@ class TraceInterpreter {
     std::string name;
     std::optional<std::uint8_t> kind;  // FrQueueKind
     bool slice_open = false;
+    StatsCollector::Index stats = StatsCollector::kNone;
   };
   struct Core {
+    std::uint32_t id = 0;
     TrackId process = 0, events_track = 0, running_task_track = 0;
     IdMap<Isr> isrs;
     IdMap<std::string> isr_names;  // names that came before first use
@@ -246,21 +256,27 @@ class TraceInterpreter {
   Task& task(std::uint32_t id);
   std::string task_label(std::uint32_t id);
   void name_task_process(Task& t);
-  void set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state);
+  void set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state, TaskStateKind kind,
+                      std::uint32_t core = 0);
   Task* current_task(Context& c, std::string_view event_name);
   void block_current(Context& c, std::string_view event_name, std::string state);
-  void leave(std::uint32_t id, std::string state, Context& c);
+  void block_on_queue(Context& c, std::string_view event_name, std::uint32_t queue_id, QueueOp op);
+  void leave(std::uint32_t id, std::string state, TaskStateKind kind, Context& c);
+  void count_queue_op(std::uint32_t id, QueueOp op);
   void set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority);
   Queue& queue(std::uint32_t id);
   std::string queue_label(std::uint32_t id);
   void queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill, std::optional<std::uint32_t> by_task);
   Marker& task_marker(Task& t, std::uint32_t marker_id);
   void finish_freertos();
+  void name_stats();
+  void name_queue_stats();
 
   Timeline& timeline_;
   NameTable& names_;
   Diagnostics& diagnostics_;
   InterpreterOptions options_;
+  StatsCollector* stats_ = nullptr;
   std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
   std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
   IdMap<Marker> evtmarkers_;

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+import link_map  # noqa: E402
 import stack_chains  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,7 +117,7 @@ def build(config: str, variant: str, defines: list[str], gen_dir: Path, out: Pat
             cwd=folder)
         objects.append(obj)
     run(["arm-none-eabi-g++", *CPU, "-nostdlib", "-Wl,--gc-sections", f"-Wl,-Map={folder / 'image.map'}",
-         "-T", str(IMAGES / "mps2_an386.ld"), *map(str, objects), "-lgcc", "-o", str(folder / "image.elf")])
+         "-T", str(TARGET / "boards" / "mps2_an386" / "mps2_an386.ld"), *map(str, objects), "-lgcc", "-o", str(folder / "image.elf")])
     return folder
 
 
@@ -129,23 +130,12 @@ def tracer_share(map_file: Path) -> dict[str, int]:
     """Bytes the linker kept from the tracer's objects (rt_*.o), by kind of
     section, and the FreeRTOS module's .text and .rodata among them."""
     totals = {"text": 0, "data": 0, "bss": 0, "module_text": 0}
-    kinds = {".text": "text", ".rodata": "text", ".data": "data", ".bss": "bss"}
-    lines = map_file.read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("Linker script and memory map"))
-    pending = None
-    for line in lines[start:]:
-        named = re.match(r"^ (\.(?:text|rodata|data|bss)\S*)\s*$", line)
-        if named:
-            pending = named.group(1)
-            continue
-        entry = re.match(r"^ (\.(?:text|rodata|data|bss)\S*)?\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S+\.o)$", line)
-        if entry and (entry.group(1) or pending) and Path(entry.group(3)).name.startswith("rt_"):
-            section = entry.group(1) or pending
-            kind = kinds["." + section.split(".")[1]]
-            totals[kind] += int(entry.group(2), 16)
-            if kind == "text" and Path(entry.group(3)).name == "rt_freertos_hooks.o":
-                totals["module_text"] += int(entry.group(2), 16)
-        pending = None
+    for kind, size, obj in link_map.kept_sections(map_file):
+        name = Path(obj).name
+        if name.startswith("rt_") and name.endswith(".o"):
+            totals[kind] += size
+            if kind == "text" and name == "rt_freertos_hooks.o":
+                totals["module_text"] += size
     return totals
 
 

@@ -160,7 +160,7 @@ class ConvErrors(CliTestCase):
         out = self.tmp / "t.pftrace"
         proc = run(["conv", str(truncated), "-o", str(out)])
         self.assertExit(proc, 0)
-        self.assertIn("1 x decode error", proc.stderr)
+        self.assertIn("1 x truncated end [truncated_end]", proc.stderr)
         self.assertIn("stream ends inside a frame", proc.stderr)
         self.assertIn("44 events", proc.stderr)
         view = TraceView(out)

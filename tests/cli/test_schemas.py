@@ -237,16 +237,17 @@ class ConvWithSchemas(RuntimeSchemaCase):
         env = {"TBAND_SCHEMA_PATH": str(DESCRIPTOR.parent)}
         proc, out = self.convert(self.lab(), "--strict")
         self.assertExit(proc, 1)
-        self.assertIn("1 x unknown event id", proc.stderr)
+        self.assertIn("1 x unknown event id [unknown_event_id]", proc.stderr)
         self.assertNotIn("undecodable", proc.stderr.replace("18 undecodable", ""))
         ok = run(["conv", "--strict", str(self.lab()), "-o", str(out)], env=env)
         self.assertExit(ok, 0)
         self.assertEqual(len(TraceView(out).track("jobs", "")["slices"]), 2)
         other = run(["conv", str(self.lab("other.bin", schema_id="3fa2")), "-o", str(out)], env=env)
         self.assertExit(other, 0)
-        self.assertIn("warning: 1 x schema mismatch\n  trace written with schema 0000000000003fa2, groups lab; "
-                      "pass --schema", other.stderr)
-        self.assertIn("warning: 1 x unknown event id\n  18 frame(s) with unknown event ids", other.stderr)
+        self.assertIn("warning: 1 x schema mismatch [schema_mismatch]\n  trace written with schema "
+                      "0000000000003fa2, groups lab; pass --schema", other.stderr)
+        self.assertIn("warning: 1 x unknown event id [unknown_event_id]\n  18 frame(s) with unknown event ids",
+                      other.stderr)
         self.assertExit(run(["conv", "--strict", str(self.tmp / "other.bin"), "-o", str(out)], env=env), 1)
 
     def test_spans_that_do_not_nest_are_split_and_reported(self):
@@ -254,10 +255,10 @@ class ConvWithSchemas(RuntimeSchemaCase):
         make_trace("lab-spans", trace)
         proc, out = self.convert(trace, "--schema", str(DESCRIPTOR))
         self.assertExit(proc, 0)
-        self.assertIn("warning: 1 x spans not nested\n  at 30 ns: lab_job_end: span 'job' (job=1) ends while 1 "
-                      "span(s) begun after it are still open on track 'jobs'", proc.stderr)
-        self.assertIn("warning: 1 x end without begin\n  at 50 ns: lab_job_end: span 'job' (job=9) ends with no "
-                      "such span open", proc.stderr)
+        self.assertIn("warning: 1 x spans not nested [spans_not_nested]\n  at 30 ns: lab_job_end: span 'job' (job=1) "
+                      "ends while 1 span(s) begun after it are still open on track 'jobs'", proc.stderr)
+        self.assertIn("warning: 1 x end without begin [end_without_begin]\n  at 50 ns: lab_job_end: span 'job' "
+                      "(job=9) ends with no such span open", proc.stderr)
         slices = [(s["name"], s["begin"], s["end"]) for s in TraceView(out).track("jobs", "")["slices"]]
         self.assertEqual(slices, [("job 1 LAB_ON", 10, 30), ("job 2 LAB_ON", 20, 30), ("job 2 LAB_ON", 30, 40)])
 

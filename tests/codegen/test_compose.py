@@ -55,7 +55,16 @@ class ComposeTest(unittest.TestCase):
 
     def test_hooks_source_uses_the_compact_spec_and_the_inline_encoder(self) -> None:
         source = self.files["target/tband_user_events.cpp"]
-        self.assertIn("hook::trace_user_event(enc::LabChannelName::kSpec | hook::kUserMetadata, fields, name);",
+        # Built for size: events of the built-in hooks' shapes go through their body, trace_hook() ...
+        self.assertIn("hook::trace_hook(enc::LabChannelName::kSpec | hook::kFromValue | hook::kString, "
+                      "static_cast<std::uint32_t>(channel), hook::as_payload(name));", source)
+        self.assertIn("hook::trace_hook(enc::LabTick::kSpec, 0, 0);", source)
+        self.assertIn("hook::trace_hook(enc::LabConfig::kSpec | hook::kFromValue, "
+                      "static_cast<std::uint32_t>(enc::detail::float_bits(rate_hz)), "
+                      "static_cast<std::uint64_t>(enabled));", source)
+        # ... the others through trace_user_event(), with their fields in an array.
+        self.assertIn("hook::trace_user_event(enc::LabNote::kSpec, fields, text);", source)
+        self.assertIn("  trace_user_event(enc::SchemaId::kSpec | kUserMetadata, fields, enc::kUserGroupNames);",
                       source)
         self.assertIn("hook::trace_user_event_inline<enc::LabWide>", source)
         self.assertIn("enc::detail::double_bits(a_f64)", source)

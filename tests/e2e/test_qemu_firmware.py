@@ -5,13 +5,14 @@ what the firmware did (examples/firmware/app/main.c, examples/workload)."""
 from __future__ import annotations
 
 import statistics
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
 from . import qemu
 from .support import path_from_env, require_qemu_and_firmware
-from .trace_checks import convert, dump, events_inside, isr_intervals, span_problems
+from .trace_checks import convert, dump, events_inside, isr_intervals, nearest_rank, span_problems, stats
 
 # From the firmware (examples/firmware/app/main.c and examples/workload).
 RUN_MS = 500
@@ -104,9 +105,65 @@ class QemuFirmwareTest(unittest.TestCase):
         self.assertIn("0 dropped on the target", summary)
         self.assertGreater((self.out / "uart.pftrace").stat().st_size, 1000)
 
+        self.assert_stats_match_the_firmware(trace, serial, ticks, adc)
+        self.assert_check_passes(serial)
+
         # -icount makes the run repeatable to the byte.
         again = self.run_variant("streaming", "uart_again.bin")
         self.assertEqual(again.read_bytes(), serial.read_bytes())
+
+    def assert_stats_match_the_firmware(self, trace, serial: Path, ticks, adc) -> None:
+        """`tband stats` against what the firmware did and what the events say."""
+        figures = stats(self.cli, str(serial))["figures"]
+        tick, acquisitions = "isr.tick 1kHz", RUN_MS // TICKS_PER_ACQUISITION
+        self.assertEqual(figures[f"{tick}.count"], RUN_MS)
+        self.assertEqual(figures[f"{tick}.period.min"], 1_000_000)  # every 1 ms, exactly
+        self.assertEqual(figures[f"{tick}.period.max"], 1_000_000)
+        tick_ns = [(b - a) * NS_PER_TICK for a, b in ticks]
+        self.assertEqual(figures[f"{tick}.duration.max"], max(tick_ns))
+        self.assertEqual(figures[f"{tick}.duration.min"], min(tick_ns))
+        self.assertEqual(figures[f"{tick}.duration.total"], sum(tick_ns))
+        self.assertEqual(figures[f"{tick}.open"], 0)
+        adc_ns = [(b - a) * NS_PER_TICK for a, b in adc]
+        self.assertEqual(figures["isr.adc ready.count"], len(adc))
+        for p in (50, 90, 99):  # exact up to 1024 values, within 1/256 beyond (host/stats/duration_sketch.hpp)
+            truth = nearest_rank(adc_ns, p)
+            if len(adc_ns) <= 1024:
+                self.assertEqual(figures[f"isr.adc ready.duration.p{p}"], truth, f"p{p}")
+            else:
+                self.assertLessEqual(abs(figures[f"isr.adc ready.duration.p{p}"] - truth), truth / 256, f"p{p}")
+        # One sample per ADC interrupt: each pushes a FIFO level or reports an
+        # overrun; each acquisition reports the level after draining, then
+        # filters or says "no samples".
+        self.assertEqual(figures["marker.acquire.count"], acquisitions)
+        self.assertEqual(figures["marker.acquire.open"], 0)
+        no_samples = figures["marker.acquire.count"] - figures["marker.filter.count"]
+        self.assertEqual(figures["value.fifo level.count"] + figures["marker.events.instants"],
+                         len(adc) + acquisitions + no_samples)
+        self.assertEqual(figures["marker.events.instants"], len(trace.of("evtmarker")))
+        # Spans nest: every filter span lies inside an acquire span, so it is shorter.
+        self.assertLess(figures["marker.filter.duration.max"], figures["marker.acquire.duration.max"])
+        for key, value in (("count", acquisitions), ("first", 1), ("last", acquisitions), ("min", 1),
+                           ("max", acquisitions)):
+            self.assertEqual(figures[f"value.sequence.{key}"], value, key)
+        for key in ("dropped", "decode_errors", "truncated_end", "diagnostics", "gaps", "metadata_overflow"):
+            self.assertEqual(figures[key], 0, key)
+        self.assertLessEqual(figures["gap.max"], 1_000_000)
+
+    def assert_check_passes(self, serial: Path) -> None:
+        rules = self.out / "rules.yaml"
+        rules.write_text("rules:\n"
+                         "  - isr.tick 1kHz.period.max <= 1ms\n"
+                         "  - isr.tick 1kHz.count == 500\n"
+                         "  - marker.acquire.open == 0\n"
+                         "  - dropped == 0\n"
+                         "  - decode_errors == 0\n")
+        junit = self.out / "check.xml"
+        result = subprocess.run([str(self.cli), "check", "--mode", "bare-metal", "--rules", str(rules),
+                                 "--junit", str(junit), str(serial)], capture_output=True, text=True, check=False)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("6 passed, 0 failed", result.stdout)
+        self.assertIn('tests="6" failures="0"', junit.read_text())
 
     def test_snapshot(self) -> None:
         serial = self.run_variant("snapshot", "snapshot.bin")

@@ -4,6 +4,7 @@ would check by eye: counts, nesting, interrupt rates, drops."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -46,6 +47,21 @@ def convert(cli: Path, out: Path, *inputs: str, extra: tuple[str, ...] = (), str
     if result.returncode != 0:
         raise AssertionError(f"tband conv failed ({result.returncode}):\n{result.stderr}")
     return result.stderr
+
+
+def stats(cli: Path, *inputs: str, extra: tuple[str, ...] = ()) -> dict:
+    """`tband stats --json` of the inputs: {"figures": {name: value}, "rows": [...]}."""
+    result = subprocess.run([str(cli), "stats", "--json", "--mode", "bare-metal", *extra, *inputs],
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise AssertionError(f"tband stats failed ({result.returncode}):\n{result.stderr}")
+    return json.loads(result.stdout)
+
+
+def nearest_rank(values: list[int], percent: float) -> int:
+    """The percentile as tband defines it: the value at rank ceil(p/100 * n)."""
+    ordered = sorted(values)
+    return ordered[max(1, math.ceil(percent / 100 * len(ordered))) - 1]
 
 
 def span_problems(trace: Trace, core: int | None = None) -> list[str]:

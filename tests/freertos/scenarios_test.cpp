@@ -108,6 +108,24 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")),
             (std::vector<std::string>{"Tmr Svc", "sender", "receiver", "IDLE", "sender", "receiver"}));
   EXPECT_EQ(counter_values(c.view.track("jobs fill", "")), (std::vector<std::int64_t>{0, 1, 2, 1, 0, 1, 0}));
+
+  // The same as figures: the core is scheduled from 100 to the end (270).
+  const TraceStats stats = analyze_trace("scheduling").stats;
+  expect_cpu_shares_add_up(stats, 1);
+  EXPECT_EQ(stats.end_ns, 270u);
+  EXPECT_DOUBLE_EQ(figure(stats, "task.sender.cpu"), 100.0 * (40 + 20) / 170);     // 100-140, 240-260
+  EXPECT_DOUBLE_EQ(figure(stats, "task.receiver.cpu"), 100.0 * (30 + 10) / 170);   // 140-170, 260-270
+  EXPECT_DOUBLE_EQ(figure(stats, "task.IDLE.cpu"), 100.0 * 70 / 170);              // 170-240
+  EXPECT_DOUBLE_EQ(figure(stats, "core.0.load"), 100.0 * 100 / 170);
+  EXPECT_EQ(figure(stats, "task.sender.switches"), 2.0);
+  EXPECT_EQ(figure(stats, "task.sender.blocked"), 110.0);  // delayed 140-240, and from 260 to the end
+  EXPECT_EQ(figure(stats, "task.receiver.latency.max"), 120.0);  // ready from 20, ran at 140
+  EXPECT_EQ(figure(stats, "task.receiver.latency.min"), 10.0);   // readied at 250, ran at 260
+  EXPECT_EQ(figure(stats, "queue.jobs.high_water"), 2.0);  // two jobs sent before any was taken
+  EXPECT_EQ(figure(stats, "queue.jobs.sends"), 3.0);
+  EXPECT_EQ(figure(stats, "queue.jobs.receives"), 3.0);
+  EXPECT_EQ(figure(stats, "queue.jobs.blocked_receives"), 1.0);
+  EXPECT_EQ(figure(stats, "diagnostics"), 0.0);
 }
 
 using QueueTraffic = Scenario;
@@ -240,6 +258,22 @@ TEST_F(QueueTraffic, FromTasksAndInterrupts) {
   EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")),
             (std::vector<std::string>{"Tmr Svc", "worker", "IDLE", "worker", "IDLE", "worker",
                                       "IDLE", "worker"}));
+
+  const TraceStats stats = analyze_trace("queue_traffic").stats;
+  expect_cpu_shares_add_up(stats, 1);
+  EXPECT_EQ(figure(stats, "queue.rx.high_water"), 2.0);  // the third send from the ISR failed: full
+  EXPECT_EQ(figure(stats, "queue.rx.sends"), 3.0);
+  EXPECT_EQ(figure(stats, "queue.rx.receives"), 1.0);
+  EXPECT_EQ(figure(stats, "queue.rx.resets"), STANDIN_KERNEL_VERSION >= 11 ? 1.0 : 0.0);
+  EXPECT_EQ(figure(stats, "queue.rx.blocked"), 1.0);  // the peek
+  EXPECT_EQ(figure(stats, "queue.latest.high_water"), 1.0);
+  EXPECT_EQ(figure(stats, "queue.latest.sends"), 3.0);  // overwrites
+  EXPECT_EQ(figure(stats, "queue.done.high_water"), 1.0);
+  EXPECT_EQ(figure(stats, "queue.done.blocked_receives"), 1.0);
+  EXPECT_EQ(figure(stats, "queue.slots.high_water"), 3.0);  // its initial count, given back
+  EXPECT_EQ(figure(stats, "isr.uart.count"), 2.0);
+  EXPECT_EQ(figure(stats, "isr.gpio.count"), 1.0);
+  EXPECT_EQ(figure(stats, "task.worker.suspended"), 100.0);  // 500-600
 }
 
 using Mutexes = Scenario;
@@ -309,6 +343,19 @@ TEST_F(Mutexes, PriorityInheritance) {
   EXPECT_EQ(slice_names(c.view.track("State", "high")),
             (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: delay 2 ticks", "Ready",
                                       "Running on core 0", "Blocked: receive from bus", "Ready", "Running on core 0"}));
+
+  const TraceStats stats = analyze_trace("mutexes").stats;
+  expect_cpu_shares_add_up(stats, 1);
+  EXPECT_EQ(figure(stats, "mutex.bus.takes"), 2.0);
+  EXPECT_EQ(figure(stats, "mutex.bus.hold.max"), 110.0);  // low, 120-230, while high waited
+  EXPECT_EQ(stats.find("mutex.bus.hold.max").figure->at->ts_ns, 120u);
+  EXPECT_EQ(figure(stats, "mutex.bus.hold.min"), 10.0);   // high, 240-250
+  EXPECT_EQ(figure(stats, "mutex.bus.blocked"), 1.0);
+  EXPECT_EQ(figure(stats, "mutex.bus.held_at_end"), 0.0);
+  EXPECT_EQ(figure(stats, "mutex.nested.takes"), 1.0);  // taken twice, recursively: one hold
+  EXPECT_EQ(figure(stats, "mutex.nested.hold.max"), 30.0);
+  EXPECT_EQ(figure(stats, "task.high.preemptions"), 0.0);
+  EXPECT_EQ(figure(stats, "task.low.preemptions"), 2.0);  // high woke at 210 and at 230
 }
 
 using Lifecycle = Scenario;

@@ -82,6 +82,16 @@ TEST_F(Smp, TasksRunOnBothCoresAndMigrate) {
   EXPECT_EQ(a_running.slices[0].begin_ns, 120u);
   EXPECT_EQ(a_running.slices[0].end_ns, 140u);
   EXPECT_EQ(a_running.slices[1].begin_ns, 210u);
+
+  // Each core's time adds up over its tasks; a ran on both cores.
+  const TraceStats stats = analyze_trace("smp", 2).stats;
+  expect_cpu_shares_add_up(stats, 2);
+  EXPECT_EQ(stats.end_ns, 210u);
+  EXPECT_DOUBLE_EQ(figure(stats, "task.a.core1.cpu"), 100.0 * 20 / 100);  // 120-140 of core 1's 110-210
+  EXPECT_EQ(figure(stats, "task.a.core0.cpu"), 0.0);                       // from 210, the end
+  EXPECT_DOUBLE_EQ(figure(stats, "task.b.core0.cpu"), 100.0 * 20 / 110);  // 130-150 of core 0's 100-210
+  EXPECT_DOUBLE_EQ(figure(stats, "task.a.cpu"), 100.0 * 20 / 210);        // of both cores' 110 + 100 ns
+  EXPECT_DOUBLE_EQ(figure(stats, "core.1.load"), 100.0);                   // never idle
 }
 
 }  // namespace

@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "FreeRTOS.h"
 #include "convert_helper.hpp"
+#include "stats/trace_analysis.hpp"
 #include "queue.h"
 #include "semphr.h"
 #include "task.h"
@@ -54,6 +56,32 @@ inline std::vector<std::string> slice_names(const ViewTrack& t) {
     names.push_back(s.name);
   }
   return names;
+}
+
+/// A stats figure's value (NaN, and a failure, when it has none).
+inline double figure(const TraceStats& stats, const std::string& name) {
+  const TraceStats::Lookup found = stats.find(name);
+  if (found.figure == nullptr || !found.figure->value) {
+    ADD_FAILURE() << name << ": " << (found.figure == nullptr ? found.problem : "no value");
+    return NAN;
+  }
+  return *found.figure->value;
+}
+
+/// Every core's time goes to some task, the idle task included: the tasks'
+/// shares of a core add up to 100 %.
+inline void expect_cpu_shares_add_up(const TraceStats& stats, unsigned cores) {
+  for (unsigned core = 0; core < cores; ++core) {
+    double sum = 0;
+    for (const StatRow& row : stats.rows) {
+      if (row.section == Section::kTask) {
+        if (const Figure* f = row.figure("core" + std::to_string(core) + ".cpu"); f != nullptr && f->value) {
+          sum += *f->value;
+        }
+      }
+    }
+    EXPECT_NEAR(sum, 100.0, 1e-9) << "core " << core;
+  }
 }
 
 inline std::vector<std::int64_t> counter_values(const ViewTrack& t) {
@@ -126,6 +154,19 @@ class Scenario : public ::testing::Test {
       inputs.push_back(file.write(name + ".core" + std::to_string(core) + ".bin") + "@" + std::to_string(core));
     }
     return convert_files(inputs, name, TraceMode::kFreeRtos, cores);
+  }
+
+  /// The statistics of what each core streamed, as `tband stats` gives them.
+  Analysis analyze_trace(const std::string& name, unsigned cores = 1) const {
+    ConversionOptions options;
+    for (unsigned core = 0; core < cores; ++core) {
+      TraceBuilder file;
+      file.raw(capture_.bytes(core));
+      options.inputs.push_back(parse_input_spec(
+          file.write(name + ".stats.core" + std::to_string(core) + ".bin") + "@" + std::to_string(core)));
+    }
+    options.interpreter.core_count = cores;
+    return analyze(options, StatsOptions{});
   }
 
   bool start_streaming_at_boot_ = true;

@@ -1,0 +1,20 @@
+// `tband report`: one self-contained HTML page (inline CSS and SVG, no
+// script, nothing fetched): duration histograms per ISR, marker and mutex,
+// CPU load per task over time, value markers over time, and the stats tables.
+#pragma once
+
+#include <string>
+
+#include "stats/trace_stats.hpp"
+
+namespace tband {
+
+struct ReportInfo {
+  std::string title;
+  std::string inputs;
+  std::string diagnostics_summary;  // Diagnostics::summary(), shown as is
+};
+
+[[nodiscard]] std::string format_html_report(const TraceStats& stats, const ReportInfo& info);
+
+}  // namespace tband

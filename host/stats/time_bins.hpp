@@ -1,0 +1,113 @@
+// Series over time in bounded memory, for reports: the trace's time is cut
+// into at most kBins bins of equal width; when the trace grows past the last
+// bin, the width doubles and every series merges its bins pairwise (lazily,
+// the next time it is touched). One pass, whatever the trace's length.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace tband {
+
+class TimeGrid {
+ public:
+  static constexpr std::size_t kBins = 512;
+  static constexpr std::uint64_t kFirstWidthNs = 1;
+
+  void start(std::uint64_t origin_ns) noexcept { origin_ = origin_ns; }
+  void reach(std::uint64_t ts_ns) noexcept {
+    while (ts_ns >= origin_ && ts_ns - origin_ >= kBins * width_) {
+      width_ *= 2;
+    }
+  }
+  [[nodiscard]] std::uint64_t origin() const noexcept { return origin_; }
+  [[nodiscard]] std::uint64_t width() const noexcept { return width_; }
+  [[nodiscard]] std::size_t bin_of(std::uint64_t ts_ns) const noexcept {
+    const std::uint64_t t = ts_ns > origin_ ? ts_ns - origin_ : 0;
+    return static_cast<std::size_t>(std::min<std::uint64_t>(t / width_, kBins - 1));
+  }
+
+ private:
+  std::uint64_t origin_ = 0;
+  std::uint64_t width_ = kFirstWidthNs;
+};
+
+/// Bins of some kind that follow the grid's width.
+template <class Bin>
+class Binned {
+ public:
+  std::vector<Bin>& sync(const TimeGrid& grid) {
+    if (bins_.empty()) {
+      bins_.resize(TimeGrid::kBins);
+      width_ = grid.width();
+    }
+    while (width_ < grid.width()) {
+      for (std::size_t i = 0; i < TimeGrid::kBins; ++i) {
+        Bin merged;
+        if (2 * i < TimeGrid::kBins) {
+          merged = bins_[2 * i];
+          merged.merge(bins_[2 * i + 1]);
+        }
+        bins_[i] = merged;
+      }
+      width_ *= 2;
+    }
+    return bins_;
+  }
+  [[nodiscard]] bool empty() const noexcept { return bins_.empty(); }
+
+ private:
+  std::vector<Bin> bins_;
+  std::uint64_t width_ = 0;
+};
+
+/// Busy time per bin (a task running).
+struct LoadBin {
+  std::uint64_t busy_ns = 0;
+  void merge(const LoadBin& o) noexcept { busy_ns += o.busy_ns; }
+};
+
+class LoadBins : public Binned<LoadBin> {
+ public:
+  /// Adds the time from begin to end, split over the bins it covers.
+  void add(const TimeGrid& grid, std::uint64_t begin_ns, std::uint64_t end_ns) {
+    if (end_ns <= begin_ns) {
+      return;
+    }
+    std::vector<LoadBin>& bins = sync(grid);
+    std::uint64_t t = std::max(begin_ns, grid.origin());
+    while (t < end_ns) {
+      const std::size_t b = grid.bin_of(t);
+      const std::uint64_t bin_end =
+          b + 1 == TimeGrid::kBins ? end_ns : grid.origin() + (b + 1) * grid.width();
+      const std::uint64_t until = std::min(end_ns, bin_end);
+      bins[b].busy_ns += until - t;
+      t = until;
+    }
+  }
+};
+
+/// The smallest and largest value per bin (a value marker).
+struct ValueBin {
+  bool seen = false;
+  std::int64_t min = 0, max = 0;
+  void add(std::int64_t v) noexcept {
+    min = seen ? std::min(min, v) : v;
+    max = seen ? std::max(max, v) : v;
+    seen = true;
+  }
+  void merge(const ValueBin& o) noexcept {
+    if (o.seen) {
+      add(o.min);
+      add(o.max);
+    }
+  }
+};
+
+class ValueBins : public Binned<ValueBin> {
+ public:
+  void add(const TimeGrid& grid, std::uint64_t ts_ns, std::int64_t v) { sync(grid)[grid.bin_of(ts_ns)].add(v); }
+};
+
+}  // namespace tband
