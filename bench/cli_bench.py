@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark of the tband command on the benchmark mix (bench/benchmark_mix.hpp),
-against babeltrace2 decoding the same events as CTF, in the same run.
+against babeltrace2 decoding the same events as CTF, in the same run; and the
+same mix with user events of the lab group (bench/user_mix_encoder.hpp), which
+the stock tband decodes and converts from the lab descriptor at run time.
 
 For each command: the median wall time of --runs runs (whole process, file in
 the page cache after a warm-up run), events/s, input MB/s and peak RSS (from
@@ -26,6 +28,8 @@ TARGETS = {
     "conversion_peak_rss_mb": 100,
     "perfetto_bytes_per_event": 30,
     "decode_events_per_s": 40e6,
+    "user_decode_events_per_s": 20e6,  # issue 11
+    "user_conversion_events_per_s": 10e6,
     "stats_events_per_s": 15e6,  # issue 12
     "stats_peak_rss_mb": 50,
 }
@@ -68,11 +72,14 @@ def main():
     build = Path(args.build)
     tband = build / "host/cli/tband"
     make_trace = build / "tools/tband_make_trace"
+    descriptor = build / "generated_lab/descriptor/tband_schema.json"
     babeltrace = shutil.which("babeltrace2")
     with tempfile.TemporaryDirectory(prefix="tband_bench_") as tmp:
         tmp = Path(tmp)
         trace, ctf, pftrace = tmp / "mix.bin", tmp / "ctf", tmp / "mix.pftrace"
+        user_trace, user_pftrace = tmp / "user_mix.bin", tmp / "user_mix.pftrace"
         subprocess.run([make_trace, "mix", str(args.events), trace], check=True)
+        subprocess.run([make_trace, "user-mix", str(args.events), user_trace], check=True)
         subprocess.run([make_trace, "ctf-mix", str(args.events), ctf], check=True)
         n = args.events + 4  # the mix and its four metadata events (resolution, three names)
         in_mb = trace.stat().st_size / 1e6
@@ -88,6 +95,13 @@ def main():
         add("tband conv -o (Perfetto)", [tband, "conv", trace, "-o", pftrace, "--no-progress"], n, args.runs,
             input_mb=in_mb)
         out_bytes = pftrace.stat().st_size
+        user_n = args.events + 2  # after schema_id and ts_resolution_ns
+        user_mb = user_trace.stat().st_size / 1e6
+        add("user events: dump --stats --schema", [tband, "dump", "--stats", "--schema", descriptor, user_trace],
+            user_n, args.runs, input_mb=user_mb)
+        add("user events: conv --schema -o", [tband, "conv", "--schema", descriptor, user_trace, "-o", user_pftrace,
+                                             "--no-progress"], user_n, args.runs, input_mb=user_mb)
+        user_out_bytes = user_pftrace.stat().st_size
         add("tband stats (statistics)", [tband, "stats", "--no-progress", trace], n, args.runs, input_mb=in_mb)
         add("tband dump (text lines)", [tband, "dump", trace], n, args.runs, input_mb=in_mb)
         if babeltrace:
@@ -116,6 +130,8 @@ def main():
               f"{r['peak_rss_mb']:6.1f} MB | {r['cpu_s']:13.2f}s |")
     decode = rows["tband dump --stats (decode only)"]
     conv = rows["tband conv -o (Perfetto)"]
+    user_decode = rows["user events: dump --stats --schema"]
+    user_conv = rows["user events: conv --schema -o"]
     figures = {
         "events": n,
         "input_bytes_per_event": in_mb * 1e6 / n,
@@ -123,11 +139,20 @@ def main():
         "conversion_events_per_s": conv["events_per_s"],
         "conversion_peak_rss_mb": conv["peak_rss_mb"],
         "perfetto_bytes_per_event": out_bytes / n,
+        "user_decode_events_per_s": user_decode["events_per_s"],
+        "user_conversion_events_per_s": user_conv["events_per_s"],
+        "user_input_bytes_per_event": user_mb * 1e6 / user_n,
+        "user_perfetto_bytes_per_event": user_out_bytes / user_n,
+        "user_vs_builtin_decode": user_decode["events_per_s"] / decode["events_per_s"],
+        "user_vs_builtin_conversion": user_conv["events_per_s"] / conv["events_per_s"],
         "stats_events_per_s": rows["tband stats (statistics)"]["events_per_s"],
         "stats_peak_rss_mb": rows["tband stats (statistics)"]["peak_rss_mb"],
         "rows": rows,
     }
     print(f"\nPerfetto output: {out_bytes / 1e6:.1f} MB, {out_bytes / n:.2f} bytes/event")
+    print(f"User events (run-time schema): {figures['user_input_bytes_per_event']:.2f} bytes/event in, "
+          f"{figures['user_perfetto_bytes_per_event']:.2f} bytes/event of Perfetto; in this run user / built-in = "
+          f"{figures['user_vs_builtin_decode']:.2f}x decoding, {figures['user_vs_builtin_conversion']:.2f}x converting")
     bt = rows.get("babeltrace2 CTF -> dummy sink")
     if bt:
         figures["decode_vs_babeltrace2"] = decode["events_per_s"] / bt["events_per_s"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import traceback
 from pathlib import Path
@@ -22,6 +23,7 @@ def _parser() -> argparse.ArgumentParser:
         "  tband-codegen --schema app.yaml --out build/tband   # your events next to tband's built-in ones\n"
         "  tband-codegen --schema schemas/ --out gen --check   # fail if gen/ is stale\n"
         "  tband-codegen compat old/ new/                      # breaking changes between two schemas\n"
+        "  tband-codegen describe app.yaml > app.json          # the descriptor alone, on stdout\n"
         "  tband-codegen --schema-dir schema                   # tband's own build: schema/ -> generated/",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -95,7 +97,106 @@ def _stale(out_dir: Path, files: list[GeneratedFile]) -> list[str]:
     return problems
 
 
+def _compat_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tband-codegen compat",
+        description="List the changes from OLD to NEW that matter to traces: breaking ones (a decoder built "
+        "from NEW misreads or rejects traces written with OLD) and compatible ones. Exit 1 if any is breaking, "
+        "2 if a schema cannot be read.",
+        epilog="OLD and NEW are each a schema descriptor (*.json), a user's schema file or folder (composed "
+        "with tband's built-in groups), or a complete schema folder holding base.yaml.",
+    )
+    parser.add_argument("old", metavar="OLD")
+    parser.add_argument("new", metavar="NEW")
+    parser.add_argument("--builtin-dir", metavar="DIR", help="where the built-in groups are")
+    parser.add_argument("--json", action="store_true", help="print the changes as one JSON object")
+    return parser
+
+
+def _describe_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tband-codegen describe",
+        description="Validate user schema files (composed with tband's built-in groups) and print their "
+        "schema descriptor (JSON) on stdout; errors go to stderr as file:line:col. This is what "
+        "`tband dump|conv --schema app.yaml` runs.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="schema files or folders; a folder holding "
+                        "base.yaml is a complete schema, used as it is")
+    parser.add_argument("--builtin-dir", metavar="DIR", help="where the built-in groups are")
+    return parser
+
+
+def _report_schema_errors(exc: SchemaErrors) -> None:
+    for error in exc.errors:
+        print(error, file=sys.stderr)
+    print(f"tband-codegen: {len(exc.errors)} error(s) in the schema", file=sys.stderr)
+
+
+def _internal_error() -> int:
+    print("tband-codegen: internal error; please report it with the schema that caused it:", file=sys.stderr)
+    traceback.print_exc()
+    return 2
+
+
+def _compat(argv: list[str]) -> int:
+    from .compat import compare, load_wire_schema
+
+    args = _compat_parser().parse_args(argv)
+    builtin = Path(args.builtin_dir) if args.builtin_dir else None
+    try:
+        old = load_wire_schema(args.old, builtin)
+        new = load_wire_schema(args.new, builtin)
+        changes = compare(old, new)
+    except SchemaErrors as exc:
+        _report_schema_errors(exc)
+        return 2
+    except Exception:  # noqa: BLE001
+        return _internal_error()
+    breaking = sum(1 for c in changes if c.breaking)
+    if args.json:
+        print(json.dumps({
+            "old": args.old,
+            "new": args.new,
+            "breaking": breaking,
+            "compatible": len(changes) - breaking,
+            "changes": [{"kind": c.kind, "breaking": c.breaking, "where": c.where, "message": c.message}
+                        for c in changes],
+        }, indent=1))
+    else:
+        for change in changes:
+            print(change.line())
+        summary = "no changes that affect traces" if not changes else (
+            f"{breaking} breaking, {len(changes) - breaking} compatible change(s)")
+        print(f"tband-codegen compat: {summary} from {args.old} to {args.new}")
+    return 1 if breaking else 0
+
+
+def _describe(argv: list[str]) -> int:
+    from .descriptor import descriptor_json
+
+    args = _describe_parser().parse_args(argv)
+    builtin = Path(args.builtin_dir) if args.builtin_dir else None
+    try:
+        first = Path(args.paths[0])
+        if len(args.paths) == 1 and first.is_dir() and (first / "base.yaml").is_file():
+            schema = load_schema(first, args.paths[0].rstrip("/"))
+        else:
+            schema = compose_schema([(Path(p), p) for p in args.paths], builtin)
+    except SchemaErrors as exc:
+        _report_schema_errors(exc)
+        return 1
+    except Exception:  # noqa: BLE001
+        return _internal_error()
+    sys.stdout.write(descriptor_json(schema, f"tband-codegen {__version__}"))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "compat":
+        return _compat(argv[1:])
+    if argv and argv[0] == "describe":
+        return _describe(argv[1:])
     args = _parser().parse_args(argv)
     if args.list_outputs:
         print("\n".join(OUTPUTS))
@@ -122,11 +223,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tband-codegen: {len(schema.events)} events, {len(written)} of {len(files)} files updated in {out_dir}")
         return 0
     except SchemaErrors as exc:
-        for error in exc.errors:
-            print(error, file=sys.stderr)
-        print(f"tband-codegen: {len(exc.errors)} error(s) in the schema", file=sys.stderr)
+        _report_schema_errors(exc)
         return 1
     except Exception:  # noqa: BLE001 - anything else is our bug, not the user's
-        print("tband-codegen: internal error; please report it with the schema that caused it:", file=sys.stderr)
-        traceback.print_exc()
-        return 2
+        return _internal_error()

@@ -110,6 +110,7 @@ def descriptor(schema: Any, generator: str) -> dict:
                     }
                     for f in event.fields
                 ],
+                **({"display": event.display.as_json()} if event.display else {}),
             }
             for event in schema.events
         ],

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from .display import Display
 from .errors import Location
 from .naming import pascal_case
 
@@ -241,6 +242,7 @@ class Event:
     description: str
     fields: tuple[Field, ...]  # wire order, implicit timestamp included
     location: Location
+    display: Display | None = None  # how the host shows it when it decodes it at run time
 
     @property
     def cpp_name(self) -> str:

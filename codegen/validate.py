@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import ErrorCollector, Location, SchemaError, SchemaErrors
 from .descriptor import wire_hash
+from .display import DISPLAY_KEYS, DisplayChecker
 from .loader import LocatedDict, LocatedList, load_yaml
 from .model import (
     BUILTIN_TYPES,
@@ -53,6 +54,7 @@ EVENT_KEYS = {
     "description": ("text", True),
     "metadata": ("bool", False),
     "fields": ("list", False),
+    "display": ("mapping", False),
 }
 FIELD_KEYS = {
     "name": ("name", True),
@@ -106,6 +108,7 @@ KIND_WORDS = {
     "int": "an integer",
     "bool": "true or false",
     "list": "a list",
+    "mapping": "a mapping",
     "range": "a list of two ids [first, last]",
     "any": "a single value (a number, true/false or a name)",
 }
@@ -143,6 +146,8 @@ def _kind_ok(kind: str, value: Any) -> bool:
         return value is not None and not isinstance(value, (dict, list))
     if kind == "list":
         return isinstance(value, LocatedList)
+    if kind == "mapping":
+        return isinstance(value, LocatedDict)
     if kind == "range":
         return (
             isinstance(value, LocatedList)
@@ -215,7 +220,7 @@ class _RawFile:
     path: str
     top: LocatedDict
     enums: list[LocatedDict]
-    events: list[tuple[LocatedDict, list[LocatedDict]]]  # event and its fields
+    events: list[tuple[LocatedDict, list[LocatedDict], LocatedDict | None]]  # event, its fields, its display
 
 
 def _check_file_structure(path: str, data: Any, errors: ErrorCollector) -> _RawFile | None:
@@ -248,8 +253,14 @@ def _check_file_structure(path: str, data: Any, errors: ErrorCollector) -> _RawF
             field_map = _check_mapping(field_node, FIELD_KEYS, field_what, where, errors)
             fields_ok &= field_map is not None
             fields.append(field_map)
+        display = None
+        if "display" in event_map:
+            display = _check_mapping(
+                event_map["display"], DISPLAY_KEYS, f"{what} display", event_map.value_loc["display"], errors
+            )
+            fields_ok &= display is not None
         if fields_ok:
-            raw.events.append((event_map, fields))
+            raw.events.append((event_map, fields, display))
     return raw
 
 
@@ -284,6 +295,7 @@ class _Builder:
         self.groups: dict[str, Location] = {}
         self.ranges: list[tuple[int, int, str, Location]] = []
         self.builtin_ranges: list[tuple[int, int, str, Location]] = []
+        self.display = DisplayChecker(errors)
 
     def claim_type_name(self, cpp_name: str, owner: str, where: Location) -> None:
         if cpp_name in RESERVED_TYPE_NAMES:
@@ -460,7 +472,13 @@ class _Builder:
                 )
 
     def build_event(
-        self, node: LocatedDict, field_nodes: list[LocatedDict], group: str, id_range: tuple[int, int], builtin: bool
+        self,
+        node: LocatedDict,
+        field_nodes: list[LocatedDict],
+        display_node: LocatedDict | None,
+        group: str,
+        id_range: tuple[int, int],
+        builtin: bool,
     ) -> Event | None:
         name = node["name"]
         what = f"event '{name}'"
@@ -519,7 +537,12 @@ class _Builder:
                 "ts", TIMESTAMP_TYPE, "Time of the event in timestamp ticks.", False, True, name_loc
             )
             fields.insert(0, timestamp)
-        return Event(name, event_id, group, metadata, node["description"].strip(), tuple(fields), name_loc)
+        display = None
+        if display_node is not None:
+            display = self.display.build(what, display_node, fields, metadata)
+            if display is None:
+                return None
+        return Event(name, event_id, group, metadata, node["description"].strip(), tuple(fields), name_loc, display)
 
     def outside_user_range(self, event_id: int) -> str:
         """Why a user event cannot have this id, naming the built-in group (and event) that own it."""
@@ -585,8 +608,8 @@ class _Builder:
     ) -> Group:
         """Builds a group's events; every file's enums must already be built."""
         events = []
-        for event_node, field_nodes in raw.events:
-            event = self.build_event(event_node, field_nodes, group, id_range, builtin)
+        for event_node, field_nodes, display_node in raw.events:
+            event = self.build_event(event_node, field_nodes, display_node, group, id_range, builtin)
             if event is not None:
                 events.append(event)
         top = raw.top
@@ -646,6 +669,7 @@ def load_sources(sources: list[SchemaSource]) -> Schema:
         for enum_node in raw.enums:
             builder.build_enum(enum_node, group)
     groups = tuple(builder.build_group(raw, source.label, source.builtin, *header) for raw, source, header in headers)
+    builder.display.check_spans()
     errors.raise_if_any()
     return Schema(groups, tuple(s.label for s in sources), schema_hash(sources), wire_hash(groups))
 

@@ -4,12 +4,18 @@
 //   tband_make_trace baremetal OUT      markers, value markers, nested ISRs
 //   tband_make_trace freertos OUT       tasks, queues, a mutex, task-local markers
 //   tband_make_trace dualcore PREFIX    PREFIX0.bin and PREFIX1.bin, one file per core
+//   tband_make_trace user-mix N OUT     the benchmark mix with user events of the lab group
+//   tband_make_trace lab OUT [ID|none]  lab events of every display rule, after schema_id (with ID in
+//                                       hex instead of the lab schema's, or none)
+//   tband_make_trace lab-spans OUT      lab spans that do not nest, and an end without a begin
+// The encoder is tband's schema composed with the lab group (tests/user_events/schema/lab.yaml).
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
 
 #include "mix_encoder.hpp"
+#include "user_mix_encoder.hpp"
 #include "ctf_writer.hpp"
 #include "trace_file.hpp"
 
@@ -135,9 +141,69 @@ void write_dualcore(const std::string& prefix) {
   }
 }
 
+void write_user_mix(const std::string& path, std::uint64_t events) {
+  TraceFile f{path};
+  f.add([](std::uint8_t* b) { return enc::encode_schema_id(b, enc::kSchemaTraceId, enc::kUserGroupNames); });
+  f.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); });
+  tband::bench::BenchmarkMix mix;
+  for (std::uint64_t i = 0; i < events; ++i) {
+    const tband::bench::MixStep s = mix.next();
+    f.add([&](std::uint8_t* b) { return tband::bench::encode_user_mix_step(s, b); });
+  }
+}
+
+// Two FreeRTOS tasks on one core and every kind of display rule of the lab
+// group: nested job spans, motor speed counters (f32), a level counter under
+// the core (s32), motor states under the running task, and events without
+// rules (instants on "Other events"). 10 ns per tick.
+void write_lab(const std::string& path, const std::string& schema_id) {
+  TraceFile f{path};
+  if (schema_id != "none") {
+    const std::uint64_t id = schema_id.empty() ? enc::kSchemaTraceId : std::strtoull(schema_id.c_str(), nullptr, 16);
+    f.add([&](std::uint8_t* b) { return enc::encode_schema_id(b, id, enc::kUserGroupNames); });
+  }
+  f.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 10); });
+  f.add([](std::uint8_t* b) { return enc::encode_task_name(b, 1, "ctrl"); });
+  f.add([](std::uint8_t* b) { return enc::encode_task_name(b, 2, "io"); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_channel_name(b, 3, "left"); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_config(b, 2.5f, true); });
+  f.add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 100, 1); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_begin(b, 110, 1, enc::LabMode::LAB_ON); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_speed(b, 115, 1, 1500.5f); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_state(b, 118, 1, enc::LabMode::LAB_ON, "start"); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_begin(b, 120, 2, enc::LabMode::LAB_OFF); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_level(b, 125, 3, -40); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_speed(b, 130, 2, 900.25f); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 140, 2, 0); });
+  f.add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 150, 2); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_state(b, 155, 2, enc::LabMode::LAB_MAX, ""); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_level(b, 160, 3, 12); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_speed(b, 165, 1, 1480.0f); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 170, 1, -5); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_note(b, 175, enc::LabMode::LAB_OFF, enc::FrQueueKind::FRQK_MUTEX, "plain"); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_integers(b, 176, 255, 65535, 4294967295u, -128, -32768, INT32_MIN, true); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_wide(b, 177, UINT64_MAX, INT64_MIN, -0.5f, 1e300); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_optional(b, 178, 4); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_tick(b, 179); });
+}
+
+// Spans that do not nest on one track (job 1 ends while job 2, begun inside
+// it, is open) and an end with no begin (job 9).
+void write_lab_spans(const std::string& path) {
+  TraceFile f{path};
+  f.add([](std::uint8_t* b) { return enc::encode_schema_id(b, enc::kSchemaTraceId, enc::kUserGroupNames); });
+  f.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_begin(b, 10, 1, enc::LabMode::LAB_ON); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_begin(b, 20, 2, enc::LabMode::LAB_ON); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 30, 1, 1); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 40, 2, 2); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 50, 9, 9); });
+}
+
 int usage() {
   std::fputs(
-      "usage: tband_make_trace mix N OUT | ctf-mix N DIR | baremetal OUT | freertos OUT | dualcore PREFIX\n",
+      "usage: tband_make_trace mix N OUT | ctf-mix N DIR | baremetal OUT | freertos OUT | dualcore PREFIX\n"
+      "       | user-mix N OUT | lab OUT [ID|none] | lab-spans OUT\n",
       stderr);
   return 2;
 }
@@ -150,10 +216,12 @@ int main(int argc, char** argv) {
   }
   const std::string what = argv[1];
   try {
-    if ((what == "mix" || what == "ctf-mix") && argc == 4) {
+    if ((what == "mix" || what == "ctf-mix" || what == "user-mix") && argc == 4) {
       const std::uint64_t n = std::strtoull(argv[2], nullptr, 10);
       if (what == "mix") {
         write_mix(argv[3], n);
+      } else if (what == "user-mix") {
+        write_user_mix(argv[3], n);
       } else {
         tband::tools::write_ctf_mix(argv[3], n);
       }
@@ -163,6 +231,10 @@ int main(int argc, char** argv) {
       write_freertos(argv[2]);
     } else if (what == "dualcore" && argc == 3) {
       write_dualcore(argv[2]);
+    } else if (what == "lab" && (argc == 3 || argc == 4)) {
+      write_lab(argv[2], argc == 4 ? argv[3] : "");
+    } else if (what == "lab-spans" && argc == 3) {
+      write_lab_spans(argv[2]);
     } else {
       return usage();
     }

@@ -23,8 +23,11 @@ Examples:
   cat trace.hex | tband conv --format hex - -o t.pftrace
   tband conv --strict trace.bin                    CI check: exit 1 on any warning
   tband conv --strict --allow truncated_end t.bin  ... except a capture cut mid-frame
+  tband conv --schema gen/descriptor/tband_schema.json app.bin -o app.pftrace
+                                                   your own events, without rebuilding tband
   tband dump trace.bin                             one line per event
   tband dump --json trace.bin | jq .event          JSON Lines for scripts
+  tband dump --strict --stats --json *.bin         CI check of several traces: exit 1 on any error
   tband serve trace.pftrace                        serve a converted trace
   tband stats trace.bin                            ISR/marker durations, CPU load, queues, health
   tband check --rules rules.yaml trace.bin         CI: exit 1 when a rule fails (--junit out.xml)
@@ -34,6 +37,10 @@ Examples:
 Exit codes: 0 converted (warnings are printed), 1 warnings with --strict or a
 failed check, 2 bad usage or rules file, 3 unreadable input, 4 output or server failure.)";
 
+constexpr const char* kSchemaHelp =
+    "A schema for events this tband was not built with: a descriptor (tband_schema.json, as the generator "
+    "writes it) or YAML schema files/folders (read with tband-codegen); repeatable. Without it, a trace's "
+    "schema_id picks a descriptor from $TBAND_SCHEMA_PATH or tband_schema.json next to the trace";
 
 }  // namespace
 
@@ -86,15 +93,24 @@ int run(int argc, char** argv) {
   add_allow_option(*conv_cmd, conv.allow, "With --strict, tolerate warnings of this kind");
   conv_cmd->get_option("--allow")->needs(strict);
   conv_cmd->add_flag("--no-progress", conv.no_progress, "No progress bar, even on a terminal");
+  conv_cmd->add_option("--schema", conv.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
 
   DumpCmdOptions dump;
   CLI::App* dump_cmd = app.add_subcommand("dump", "Print every decoded event: core, time in ns, event, fields");
-  dump_cmd->add_option("input", dump.input, "Input file; FILE@N for core N; - reads stdin")->required();
+  dump_cmd->add_option("inputs", dump.inputs,
+                       "Input files, each dumped as a trace of its own; FILE@N for core N; - reads stdin")
+      ->required()
+      ->type_name("INPUT");
   dump_cmd->add_option("-f,--format", dump.format, format_help())
       ->check(CLI::IsMember(format_names()))
       ->capture_default_str();
   dump_cmd->add_flag("--json", dump.json, "JSON Lines: one object per event (ts in ticks and ns, fields by name)");
-  dump_cmd->add_flag("--stats", dump.stats, "Only count the events of each type (decodes everything, prints little)");
+  dump_cmd->add_flag("--stats", dump.stats,
+                     "Only count the events of each type (decodes everything, prints little); with --json, "
+                     "one JSON object");
+  dump_cmd->add_flag("--strict", dump.strict,
+                     "Exit with code 1 on any undecodable frame, unknown event id or schema mismatch (for CI)");
+  dump_cmd->add_option("--schema", dump.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
 
   ServeCmdOptions serve;
   CLI::App* serve_cmd = app.add_subcommand("serve", "Serve a converted trace to ui.perfetto.dev from 127.0.0.1");

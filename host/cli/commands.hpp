@@ -38,13 +38,16 @@ struct ConvOptions {
   bool strict = false;
   std::vector<std::string> allow;  // diagnostic kinds --strict tolerates
   bool no_progress = false;
+  std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
 };
 
 struct DumpCmdOptions {
-  std::string input;
+  std::vector<std::string> inputs;
   std::string format = "auto";
   bool json = false;
   bool stats = false;
+  bool strict = false;
+  std::vector<std::string> schemas;
 };
 
 struct ServeCmdOptions {

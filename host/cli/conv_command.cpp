@@ -10,6 +10,7 @@
 #include "cli/allow_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
+#include "cli/schema_options.hpp"
 #include "input/input_reader.hpp"
 #include "trace/conversion.hpp"
 
@@ -99,6 +100,18 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     std::cerr << "tband conv: error: " << e.what() << "\n";
     return kExitUsage;
   }
+  std::unique_ptr<SchemaSet> schemas;
+  try {
+    std::vector<std::string> paths;
+    for (const InputSpec& in : conversion.inputs) {
+      paths.push_back(in.path);
+    }
+    schemas = make_schema_set(options.schemas, paths);
+  } catch (const SchemaLoadError& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  conversion.schemas = schemas.get();
 
   const bool serving = options.serve || options.open;
   std::string perfetto_path = options.output;
@@ -135,6 +148,9 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     for (const std::string& note : result.notes) {
       std::cerr << "tband conv: " << note << "\n";
     }
+    for (const std::string& note : schemas->notes()) {
+      std::cerr << "tband conv: note: " << note << "\n";
+    }
   }
   std::cerr << "tband conv: " << result.events << " events from " << result.input_bytes << " bytes";
   if (result.decode_errors != 0) {
@@ -155,6 +171,9 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     std::cerr << "; " << options.json << ": " << result.json_bytes << " bytes";
   }
   std::cerr << "\n" << result.diagnostics.summary();
+  for (const std::string& conflict : schemas->conflicts()) {
+    std::cerr << "tband conv: warning: " << conflict << "\n";
+  }
 
   const std::uint64_t warnings = result.diagnostics.total_not_allowed(allowed_diagnostics(options.allow));
   int code = kExitOk;

@@ -68,10 +68,11 @@ std::string detail(const DecodeError& e) {
 
 }  // namespace
 
-std::string describe(const DecodeError& e) {
+std::string describe(const DecodeError& e) { return describe(e, e.has_event_id ? find_event_info(e.event_id) : nullptr); }
+
+std::string describe(const DecodeError& e, const EventInfo* info) {
   std::string out;
-  const EventInfo* info = e.has_event_id ? find_event_info(e.event_id) : nullptr;
-  if (info != nullptr) {
+  if (e.has_event_id && info != nullptr) {
     out = "event '" + std::string{info->name} + "' (" + hex_byte(info->id) + ")";
     if (e.field_index >= 0 && static_cast<std::size_t>(e.field_index) < info->fields.size()) {
       out += " field '" + std::string{info->fields[static_cast<std::size_t>(e.field_index)].name} + "'";

@@ -38,8 +38,13 @@ struct DecodeError {
   bool operator==(const DecodeError&) const = default;
 };
 
+struct EventInfo;
+
 /// One line that says what is wrong, naming the event and field when known.
 [[nodiscard]] std::string describe(const DecodeError& error);
+/// The same, naming the event and field from `info` (the event of
+/// error.event_id, e.g. from a schema loaded at run time; nullptr: unknown).
+[[nodiscard]] std::string describe(const DecodeError& error, const EventInfo* info);
 
 /// Either a decoded value or the error that prevented it.
 template <class T>

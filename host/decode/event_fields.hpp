@@ -8,20 +8,11 @@
 #include <type_traits>
 #include <variant>
 
+#include "decode/field_value.hpp"
 #include "decode/schema_info.hpp"
 #include "tband_events.hpp"
 
 namespace tband {
-
-/// One field of a decoded event, its value widened to a common type.
-struct FieldValue {
-  const FieldInfo* info = nullptr;
-  bool present = true;   // false for an optional field the frame left out
-  std::uint64_t u = 0;   // unsigned, bool and enum fields
-  std::int64_t s = 0;    // signed fields
-  double f = 0;          // f32 and f64 fields
-  std::string_view str;  // str fields
-};
 
 namespace detail {
 

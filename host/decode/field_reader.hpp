@@ -140,16 +140,24 @@ class FieldReader {
   template <unsigned Bits>
   bool read_varlen(std::uint64_t& out, int field) noexcept {
     constexpr unsigned kMaxBytes = (Bits + 6) / 7;
-    constexpr unsigned kLastByteBits = Bits - 7 * (kMaxBytes - 1);  // value bits the last byte may use
+    return read_varlen_bounded(out, field, kMaxBytes, Bits - 7 * (kMaxBytes - 1));
+  }
+
+ public:
+  /// An unsigned varlen of at most max_bytes bytes whose last byte may use
+  /// last_byte_bits value bits: what read_varlen<Bits> reads, with the width
+  /// chosen at run time (the run-time decoder's one path for every varlen type).
+  [[gnu::always_inline]] bool read_varlen_bounded(std::uint64_t& out, int field, unsigned max_bytes,
+                                                  unsigned last_byte_bits) noexcept {
     const std::uint8_t* start = pos_;
     const auto available = static_cast<std::size_t>(end_ - start);
-    const unsigned n = available < kMaxBytes ? static_cast<unsigned>(available) : kMaxBytes;
+    const unsigned n = available < max_bytes ? static_cast<unsigned>(available) : max_bytes;
     std::uint64_t value = 0;
     for (unsigned i = 0; i < n; ++i) {
       const std::uint8_t byte = start[i];
       value |= static_cast<std::uint64_t>(byte & 0x7Fu) << (7 * i);
       if ((byte & 0x80u) == 0) {
-        if (i == kMaxBytes - 1 && (static_cast<unsigned>(byte) >> kLastByteBits) != 0) {
+        if (i == max_bytes - 1 && (static_cast<unsigned>(byte) >> last_byte_bits) != 0) {
           return fail(DecodeErrorKind::kVarlenOverflow, field, start, byte);
         }
         pos_ = start + i + 1;
@@ -157,12 +165,19 @@ class FieldReader {
         return true;
       }
     }
-    if (n == kMaxBytes) {
-      return fail(DecodeErrorKind::kVarlenTooLong, field, start, kMaxBytes);
+    if (n == max_bytes) {
+      return fail(DecodeErrorKind::kVarlenTooLong, field, start, max_bytes);
     }
     return fail(n == 0 ? DecodeErrorKind::kMissingField : DecodeErrorKind::kTruncatedField, field, start);
   }
+  /// Records and returns false for a value the field's type cannot hold,
+  /// read from `start` (the run-time decoder's range checks).
+  bool value_error(DecodeErrorKind kind, int field, const std::uint8_t* start, std::uint64_t value) noexcept {
+    return fail(kind, field, start, value);
+  }
+  [[nodiscard]] const std::uint8_t* position() const noexcept { return pos_; }
 
+ private:
   // s16 and s32: the sign-magnitude varlen of s64, but only magnitudes the
   // type can hold (Bits: the widest encoding's bits, magnitude plus sign).
   template <unsigned Bits, class Int>

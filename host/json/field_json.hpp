@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "decode/event_fields.hpp"
+#include "decode/field_value.hpp"
 
 namespace tband {
 

@@ -1,5 +1,7 @@
 #include "json/json_writer.hpp"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "json/field_json.hpp"
@@ -17,7 +19,7 @@ double to_us(std::uint64_t ts_ns) { return static_cast<double>(ts_ns) / 1000.0; 
 json args_json(const NameTable& names, std::span<const Arg> args) {
   json out = json::object();
   for (const Arg& arg : args) {
-    json value = field_json(arg.value);
+    json value = field_json(*arg.value);
     out[std::string{names.get(arg.name)}] = std::move(value);
   }
   return out;
@@ -84,8 +86,11 @@ void JsonWriter::slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId
   write_event(&e);
 }
 
-void JsonWriter::slice_end(std::uint64_t ts_ns, const TrackInfo& track) {
-  const json e = {{"ph", "E"}, {"ts", to_us(ts_ns)}, {"pid", pid_of(track)}, {"tid", track.id}};
+void JsonWriter::slice_end(std::uint64_t ts_ns, const TrackInfo& track, std::span<const Arg> args) {
+  json e = {{"ph", "E"}, {"ts", to_us(ts_ns)}, {"pid", pid_of(track)}, {"tid", track.id}};
+  if (!args.empty()) {
+    e["args"] = args_json(names_, args);
+  }
   write_event(&e);
 }
 
@@ -100,6 +105,18 @@ void JsonWriter::instant(std::uint64_t ts_ns, const TrackInfo& track, NameId nam
 }
 
 void JsonWriter::counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value) {
+  write_counter(ts_ns, track, value);
+}
+
+void JsonWriter::counter_double(std::uint64_t ts_ns, const TrackInfo& track, double value) {
+  if (!std::isfinite(value)) {
+    return;  // JSON has no inf or nan; Chrome's counter format has no way to say "no value" either
+  }
+  write_counter(ts_ns, track, value);
+}
+
+template <class T>
+void JsonWriter::write_counter(std::uint64_t ts_ns, const TrackInfo& track, T value) {
   const json e = {{"ph", "C"},
                   {"name", track.name},
                   {"ts", to_us(ts_ns)},

@@ -24,15 +24,18 @@ class JsonWriter {
   void describe_track(const TrackInfo& track);
   void slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
                    std::string_view literal = {});
-  void slice_end(std::uint64_t ts_ns, const TrackInfo& track);
+  void slice_end(std::uint64_t ts_ns, const TrackInfo& track, std::span<const Arg> args = {});
   void instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
                std::string_view literal = {});
   void counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value);
+  void counter_double(std::uint64_t ts_ns, const TrackInfo& track, double value);
 
  private:
   // pid: the process a track belongs to (global tracks share pid 0).
   [[nodiscard]] std::int64_t pid_of(const TrackInfo& track) const;
   void write_event(const void* json);  // a nlohmann::json, kept out of this header
+  template <class T>
+  void write_counter(std::uint64_t ts_ns, const TrackInfo& track, T value);
 
   BufferedOutput& out_;
   const NameTable& names_;

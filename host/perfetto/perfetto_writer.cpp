@@ -1,5 +1,7 @@
 #include "perfetto/perfetto_writer.hpp"
 
+#include <array>
+#include <bit>
 #include <cstring>
 #include <string_view>
 
@@ -18,13 +20,18 @@ using google::protobuf::io::CodedOutputStream;
 
 constexpr auto kLengthDelimited = WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
 
-// Grows `buf` so that `extra` more bytes fit after `p`; returns the new p.
-std::uint8_t* ensure(std::vector<std::uint8_t>& buf, std::uint8_t* p, std::size_t extra) {
-  const auto used = static_cast<std::size_t>(p - buf.data());
-  if (buf.size() - used < extra) {
-    buf.resize(2 * (used + extra));
-  }
+[[gnu::noinline]] std::uint8_t* grow(std::vector<std::uint8_t>& buf, std::size_t used, std::size_t extra) {
+  buf.resize(2 * (used + extra));
   return buf.data() + used;
+}
+
+// Grows `buf` so that `extra` more bytes fit after `p`; returns the new p.
+inline std::uint8_t* ensure(std::vector<std::uint8_t>& buf, std::uint8_t* p, std::size_t extra) {
+  const auto used = static_cast<std::size_t>(p - buf.data());
+  if (buf.size() - used < extra) [[unlikely]] {
+    return grow(buf, used, extra);
+  }
+  return p;
 }
 
 std::uint8_t* write_bytes_field(int field, std::string_view value, std::uint8_t* p) {
@@ -44,6 +51,63 @@ std::uint8_t* write_message_field(int field, const std::uint8_t* body, std::size
   return p + size;
 }
 
+// A debug annotation's value: a string (a str field, an enum value's name),
+// or a number in the field its type calls for.
+struct AnnotationValue {
+  int field;
+  std::string_view text;  // for string_value
+  std::uint64_t bits;     // for the numeric fields (a double's bits)
+};
+
+// Inlined: returned through memory, the struct stalls the loads that follow (store forwarding).
+[[gnu::always_inline]] inline AnnotationValue annotation_value(const FieldValue& v) {
+  switch (value_kind(v.info->type)) {
+    case ValueKind::kStr:
+      return {pb::DebugAnnotation::kStringValueFieldNumber, v.str, 0};
+    case ValueKind::kEnum:
+      if (const EnumValueInfo* named = v.info->enum_info->find(v.u)) {
+        return {pb::DebugAnnotation::kStringValueFieldNumber, named->name, 0};
+      }
+      return {pb::DebugAnnotation::kUintValueFieldNumber, {}, v.u};
+    case ValueKind::kSigned:
+      return {pb::DebugAnnotation::kIntValueFieldNumber, {}, static_cast<std::uint64_t>(v.s)};
+    case ValueKind::kFloat:
+      return {pb::DebugAnnotation::kDoubleValueFieldNumber, {}, std::bit_cast<std::uint64_t>(v.f)};
+    case ValueKind::kBool:
+      return {pb::DebugAnnotation::kBoolValueFieldNumber, {}, v.u != 0 ? 1u : 0u};
+    case ValueKind::kUnsigned:
+      break;
+  }
+  return {pb::DebugAnnotation::kUintValueFieldNumber, {}, v.u};
+}
+
+// The annotation's body size: its interned name and its value.
+std::size_t annotation_size(const Arg& arg, const AnnotationValue& value) {
+  std::size_t size = 1 + CodedOutputStream::VarintSize64(arg.name + 1u) + 1;
+  if (value.field == pb::DebugAnnotation::kStringValueFieldNumber) {
+    return size + CodedOutputStream::VarintSize32(static_cast<std::uint32_t>(value.text.size())) + value.text.size();
+  }
+  if (value.field == pb::DebugAnnotation::kDoubleValueFieldNumber) {
+    return size + 8;
+  }
+  return size + CodedOutputStream::VarintSize64(value.bits);
+}
+
+// The annotation as a TrackEvent field: tag, size, name, value.
+std::uint8_t* write_annotation(const Arg& arg, const AnnotationValue& value, std::size_t size, std::uint8_t* p) {
+  p = WireFormatLite::WriteTagToArray(pb::TrackEvent::kDebugAnnotationsFieldNumber, kLengthDelimited, p);
+  p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(size), p);
+  p = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotation::kNameIidFieldNumber, arg.name + 1u, p);
+  switch (value.field) {
+    case pb::DebugAnnotation::kStringValueFieldNumber:
+      return write_bytes_field(value.field, value.text, p);
+    case pb::DebugAnnotation::kDoubleValueFieldNumber:
+      return WireFormatLite::WriteDoubleToArray(value.field, std::bit_cast<double>(value.bits), p);
+    default:
+      return WireFormatLite::WriteUInt64ToArray(value.field, value.bits, p);  // int64, uint64 and bool alike
+  }
+}
+
 // The header's copies of the field numbers must match the generated classes.
 static_assert(wire::kTracePacket == pb::Trace::kPacketFieldNumber);
 static_assert(wire::kTimestamp == pb::TracePacket::kTimestampFieldNumber);
@@ -55,6 +119,7 @@ static_assert(wire::kType == pb::TrackEvent::kTypeFieldNumber);
 static_assert(wire::kTrackUuid == pb::TrackEvent::kTrackUuidFieldNumber);
 static_assert(wire::kNameIid == pb::TrackEvent::kNameIidFieldNumber);
 static_assert(wire::kCounterValue == pb::TrackEvent::kCounterValueFieldNumber);
+static_assert(wire::kDoubleCounterValue == pb::TrackEvent::kDoubleCounterValueFieldNumber);
 static_assert(wire::kSliceBegin == pb::TrackEvent::TYPE_SLICE_BEGIN);
 static_assert(wire::kSliceEnd == pb::TrackEvent::TYPE_SLICE_END);
 static_assert(wire::kInstant == pb::TrackEvent::TYPE_INSTANT);
@@ -148,7 +213,37 @@ void PerfettoWriter::describe_track(const TrackInfo& track) {
   write_packet(packet_buf_.data(), static_cast<std::size_t>(q - packet_buf_.data()));
 }
 
-bool PerfettoWriter::needs_interning(NameId id, std::vector<bool>& emitted) const {
+bool PerfettoWriter::try_write_with_args(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
+                                         std::span<const Arg> args) {
+  constexpr std::size_t kMaxArgs = 16;
+  if (ts_ns < last_ts_ns_ || args.size() > kMaxArgs ||
+      (has_name && (name >= event_name_emitted_.size() || !event_name_emitted_[name]))) {
+    return false;  // the general path: a name or time that needs more than this
+  }
+  std::array<AnnotationValue, kMaxArgs> values;
+  std::array<std::size_t, kMaxArgs> sizes;
+  using COS = CodedOutputStream;
+  std::size_t event_size = 2 + 1 + COS::VarintSize64(track);  // type (1-byte enum), track_uuid
+  if (has_name) {
+    event_size += 1 + COS::VarintSize64(name + 1u);
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i].name >= arg_name_emitted_.size() || !arg_name_emitted_[args[i].name]) {
+      return false;  // its name still has to be interned
+    }
+    values[i] = annotation_value(*args[i].value);
+    sizes[i] = annotation_size(args[i], values[i]);
+    event_size += 1 + COS::VarintSize32(static_cast<std::uint32_t>(sizes[i])) + sizes[i];
+  }
+  std::uint8_t* p = begin_packet(ts_ns, event_size, type, track, name, has_name);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    p = write_annotation(args[i], values[i], sizes[i], p);
+  }
+  end_packet(p, ts_ns);
+  return true;
+}
+
+bool PerfettoWriter::mark_interned(NameId id, std::vector<bool>& emitted) const {
   if (id >= emitted.size()) {
     emitted.resize(names_.size() > id ? names_.size() : id + 1u, false);
   }
@@ -161,7 +256,7 @@ bool PerfettoWriter::needs_interning(NameId id, std::vector<bool>& emitted) cons
 
 void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
                                  std::span<const Arg> args, const std::int64_t* counter_value,
-                                 std::string_view literal) {
+                                 std::string_view literal, const double* double_counter_value) {
   const bool literal_name = has_name && name == kLiteralName;
   has_name = has_name && !literal_name;
 
@@ -195,6 +290,9 @@ void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, N
   if (counter_value != nullptr) {
     p = WireFormatLite::WriteInt64ToArray(pb::TrackEvent::kCounterValueFieldNumber, *counter_value, p);
   }
+  if (double_counter_value != nullptr) {
+    p = WireFormatLite::WriteDoubleToArray(pb::TrackEvent::kDoubleCounterValueFieldNumber, *double_counter_value, p);
+  }
   for (const Arg& arg : args) {
     if (needs_interning(arg.name, arg_name_emitted_)) {
       const std::string_view text = names_.get(arg.name);
@@ -210,51 +308,10 @@ void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, N
       std::memcpy(in, entry, head);
       in = write_bytes_field(pb::DebugAnnotationName::kNameFieldNumber, text, in + head);
     }
-    const FieldValue& v = arg.value;
-    std::string_view text_value;
-    std::uint8_t annotation[32];
-    std::uint8_t* a = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotation::kNameIidFieldNumber, arg.name + 1u,
-                                                        annotation);
-    bool is_string = false;
-    switch (value_kind(v.info->type)) {
-      case ValueKind::kStr:
-        text_value = v.str;
-        is_string = true;
-        break;
-      case ValueKind::kEnum:
-        if (const EnumValueInfo* named = v.info->enum_info->find(v.u)) {
-          text_value = named->name;
-          is_string = true;
-        } else {
-          a = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotation::kUintValueFieldNumber, v.u, a);
-        }
-        break;
-      case ValueKind::kSigned:
-        a = WireFormatLite::WriteInt64ToArray(pb::DebugAnnotation::kIntValueFieldNumber, v.s, a);
-        break;
-      case ValueKind::kFloat:
-        a = WireFormatLite::WriteDoubleToArray(pb::DebugAnnotation::kDoubleValueFieldNumber, v.f, a);
-        break;
-      case ValueKind::kBool:
-        a = WireFormatLite::WriteBoolToArray(pb::DebugAnnotation::kBoolValueFieldNumber, v.u != 0, a);
-        break;
-      case ValueKind::kUnsigned:
-        a = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotation::kUintValueFieldNumber, v.u, a);
-        break;
-    }
-    const auto head = static_cast<std::size_t>(a - annotation);
-    std::size_t size = head;
-    if (is_string) {
-      size += 1 + CodedOutputStream::VarintSize32(static_cast<std::uint32_t>(text_value.size())) + text_value.size();
-    }
+    const AnnotationValue value = annotation_value(*arg.value);
+    const std::size_t size = annotation_size(arg, value);
     p = ensure(event_buf_, p, size + 16);
-    p = WireFormatLite::WriteTagToArray(pb::TrackEvent::kDebugAnnotationsFieldNumber, kLengthDelimited, p);
-    p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(size), p);
-    std::memcpy(p, annotation, head);
-    p += head;
-    if (is_string) {
-      p = write_bytes_field(pb::DebugAnnotation::kStringValueFieldNumber, text_value, p);
-    }
+    p = write_annotation(arg, value, size, p);
   }
   const auto event_size = static_cast<std::size_t>(p - event_buf_.data());
   const auto intern_size = static_cast<std::size_t>(in - intern_buf_.data());

@@ -8,8 +8,10 @@
 //    WireFormatLite array writers, never through message objects.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
@@ -33,6 +35,7 @@ inline constexpr int kType = 9;
 inline constexpr int kTrackUuid = 11;
 inline constexpr int kNameIid = 10;
 inline constexpr int kCounterValue = 30;
+inline constexpr int kDoubleCounterValue = 44;
 inline constexpr int kSliceBegin = 1;
 inline constexpr int kSliceEnd = 2;
 inline constexpr int kInstant = 3;
@@ -46,24 +49,39 @@ class PerfettoWriter {
   void describe_track(const TrackInfo& track);
   void slice_begin(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args,
                    std::string_view literal = {}) {
-    if (!args.empty() || !try_write_simple(ts_ns, track, wire::kSliceBegin, name, true, nullptr)) {
+    if (args.empty() ? !try_write_simple<void>(ts_ns, track, wire::kSliceBegin, name, true, nullptr)
+                     : !try_write_with_args(ts_ns, track, wire::kSliceBegin, name, true, args)) {
       track_event(ts_ns, track, wire::kSliceBegin, name, true, args, nullptr, literal);
     }
   }
   void slice_end(std::uint64_t ts_ns, TrackId track) {
-    if (!try_write_simple(ts_ns, track, wire::kSliceEnd, 0, false, nullptr)) {
+    if (!try_write_simple<void>(ts_ns, track, wire::kSliceEnd, 0, false, nullptr)) {
       track_event(ts_ns, track, wire::kSliceEnd, 0, false, {}, nullptr);
+    }
+  }
+  /// An end with arguments (Perfetto adds them to the slice's).
+  void slice_end(std::uint64_t ts_ns, TrackId track, std::span<const Arg> args) {
+    if (!try_write_with_args(ts_ns, track, wire::kSliceEnd, 0, false, args)) {
+      track_event(ts_ns, track, wire::kSliceEnd, 0, false, args, nullptr);
     }
   }
   void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args,
                std::string_view literal = {}) {
-    if (!args.empty() || !try_write_simple(ts_ns, track, wire::kInstant, name, true, nullptr)) {
+    if (args.empty() ? !try_write_simple<void>(ts_ns, track, wire::kInstant, name, true, nullptr)
+                     : !try_write_with_args(ts_ns, track, wire::kInstant, name, true, args)) {
       track_event(ts_ns, track, wire::kInstant, name, true, args, nullptr, literal);
     }
   }
   void counter(std::uint64_t ts_ns, TrackId track, std::int64_t value) {
     if (!try_write_simple(ts_ns, track, wire::kCounter, 0, false, &value)) {
       track_event(ts_ns, track, wire::kCounter, 0, false, {}, &value);
+    }
+  }
+
+  /// A counter value that is not an integer (a float field).
+  void counter_double(std::uint64_t ts_ns, TrackId track, double value) {
+    if (!try_write_simple(ts_ns, track, wire::kCounter, 0, false, &value)) {
+      track_event(ts_ns, track, wire::kCounter, 0, false, {}, nullptr, {}, &value);
     }
   }
 
@@ -76,11 +94,16 @@ class PerfettoWriter {
  private:
   void write_preamble();
   void track_event(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
-                   std::span<const Arg> args, const std::int64_t* counter_value, std::string_view literal = {});
+                   std::span<const Arg> args, const std::int64_t* counter_value, std::string_view literal = {},
+                   const double* double_counter_value = nullptr);
   // The common packet (no arguments, no new interned name, time not going
   // backwards), written straight into the output: sizes first, then fields.
+  // Value: void (no counter value), std::int64_t or double.
+  template <class Value = void>
   bool try_write_simple(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
-                        const std::int64_t* counter_value) {
+                        const Value* counter_value) {
+    constexpr bool kInt = std::is_same_v<Value, std::int64_t>;
+    constexpr bool kDouble = std::is_same_v<Value, double>;
     if (ts_ns < last_ts_ns_ || (has_name && (name >= event_name_emitted_.size() || !event_name_emitted_[name]))) {
       return false;
     }
@@ -89,10 +112,32 @@ class PerfettoWriter {
     if (has_name) {
       event_size += 1 + COS::VarintSize64(name + 1u);
     }
-    const auto counter = counter_value != nullptr ? static_cast<std::uint64_t>(*counter_value) : 0;
-    if (counter_value != nullptr) {
+    std::uint64_t counter = 0;
+    if constexpr (kInt) {
+      counter = static_cast<std::uint64_t>(*counter_value);
       event_size += 2 + COS::VarintSize64(counter);
+    } else if constexpr (kDouble) {
+      counter = std::bit_cast<std::uint64_t>(*counter_value);
+      event_size += 2 + sizeof counter;
     }
+    std::uint8_t* p = begin_packet(ts_ns, event_size, type, track, name, has_name);
+    if constexpr (kInt) {
+      p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(wire::kCounterValue << 3), p);  // 2-byte tag
+      p = COS::WriteVarint64ToArray(counter, p);
+    } else if constexpr (kDouble) {
+      p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(wire::kDoubleCounterValue << 3 | 1), p);  // fixed64
+      p = COS::WriteLittleEndian64ToArray(counter, p);
+    }
+    end_packet(p, ts_ns);
+    return true;
+  }
+  // A packet written straight into the output: its head up to the TrackEvent's
+  // type, track and name; the caller writes the event's other fields (making
+  // event_size bytes in all), then end_packet(). Time must not go backwards.
+  // (Forced inline: a call costs the hot path of every conversion.)
+  [[gnu::always_inline]] std::uint8_t* begin_packet(std::uint64_t ts_ns, std::size_t event_size, int type,
+                                                    TrackId track, NameId name, bool has_name) {
+    using COS = google::protobuf::io::CodedOutputStream;
     const std::uint64_t delta = ts_ns - last_ts_ns_;
     const auto event_size32 = static_cast<std::uint32_t>(event_size);
     const std::size_t packet_size = 1 + COS::VarintSize64(delta) + 1 + COS::VarintSize32(event_size32) + event_size +
@@ -112,10 +157,9 @@ class PerfettoWriter {
       *p++ = tag(wire::kNameIid, 0);
       p = COS::WriteVarint64ToArray(name + 1u, p);
     }
-    if (counter_value != nullptr) {
-      p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(wire::kCounterValue << 3), p);  // 2-byte tag
-      p = COS::WriteVarint64ToArray(counter, p);
-    }
+    return p;
+  }
+  [[gnu::always_inline]] void end_packet(std::uint8_t* p, std::uint64_t ts_ns) {
     *p++ = tag(wire::kTrustedPacketSequenceId, 0);
     *p++ = static_cast<std::uint8_t>(kSequenceId);
     *p++ = tag(wire::kSequenceFlags, 0);
@@ -123,14 +167,21 @@ class PerfettoWriter {
     out_.commit(p);
     last_ts_ns_ = ts_ns;
     ++packets_;
-    return true;
   }
   // A one-byte tag (fields 1-15).
   static constexpr std::uint8_t tag(int field, int wire_type) {
     return static_cast<std::uint8_t>(field << 3 | wire_type);
   }
   void write_packet(const std::uint8_t* body, std::size_t size);
-  bool needs_interning(NameId id, std::vector<bool>& emitted) const;
+  // Like try_write_simple, with debug annotations whose names are interned.
+  bool try_write_with_args(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
+                           std::span<const Arg> args);
+  // True (once) if the name's text must still be written; the common "already
+  // written" answer inline.
+  bool needs_interning(NameId id, std::vector<bool>& emitted) const {
+    return id < emitted.size() && emitted[id] ? false : mark_interned(id, emitted);
+  }
+  bool mark_interned(NameId id, std::vector<bool>& emitted) const;
 
   BufferedOutput& out_;
   const NameTable& names_;

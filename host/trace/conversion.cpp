@@ -51,7 +51,8 @@ ConversionResult convert(const ConversionOptions& options) {
       total_bytes.reset();
     }
     input_names.push_back(spec.display_name());
-    streams.push_back(std::make_unique<EventStream>(std::move(reader), static_cast<std::uint32_t>(streams.size())));
+    streams.push_back(
+        std::make_unique<EventStream>(std::move(reader), static_cast<std::uint32_t>(streams.size()), options.schemas));
   }
 
   NameTable names;
@@ -76,11 +77,20 @@ ConversionResult convert(const ConversionOptions& options) {
   const bool show_progress = static_cast<bool>(options.progress);
   merge_streams(streams, [&](const StreamItem& item, const EventStream& stream) {
     const EventOrigin origin{item.core, &input_names[stream.index()], item.at, item.has_ts, item.ts};
-    if (item.result.ok()) {
+    if (item.dynamic) {
+      interpreter.on_dynamic_event(item.dynamic_event, origin);
+    } else if (item.result.ok()) {
       interpreter.on_event(item.result.value(), origin);
     } else {
       ++result.decode_errors;
-      interpreter.on_decode_error(item.result.error(), origin);
+      const DecodeError& error = item.result.error();
+      if (error.kind == DecodeErrorKind::kUnknownEventId && options.schemas != nullptr) {
+        // Counted, and reported once per id at the end.
+        ++result.unknown_frames;
+        options.schemas->count_unknown(error.event_id, input_names[stream.index()], item.at->offset);
+      } else {
+        interpreter.on_decode_error(error, describe_error(error, options.schemas), origin);
+      }
     }
     if (show_progress && (++items & 0xFFFF) == 0) {
       std::uint64_t read = 0;
@@ -90,6 +100,14 @@ ConversionResult convert(const ConversionOptions& options) {
       options.progress(read, total_bytes);
     }
   });
+  if (options.schemas != nullptr) {
+    if (const auto& problem = options.schemas->identity_problem()) {
+      interpreter.report(DiagnosticKind::kSchemaMismatch, *problem);
+    }
+    if (auto message = options.schemas->unknown_ids_message()) {
+      interpreter.report(DiagnosticKind::kUnknownEventId, std::move(*message));
+    }
+  }
   interpreter.finish();
   result.events = interpreter.events();
   result.first_ts_ns = interpreter.first_ts_ns();

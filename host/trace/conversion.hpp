@@ -12,6 +12,7 @@
 
 #include "input/input_reader.hpp"
 #include "input/input_spec.hpp"
+#include "schema/schema_set.hpp"
 #include "trace/diagnostics.hpp"
 #include "trace/interpreter.hpp"
 
@@ -34,13 +35,16 @@ struct ConversionOptions {
   InterpreterOptions interpreter;
   OutputTarget perfetto;
   OutputTarget json;
+  /// Decodes the events the binary was not compiled with (may be null).
+  SchemaSet* schemas = nullptr;
   /// Called now and then with (bytes read, total bytes if known).
   std::function<void(std::uint64_t, std::optional<std::uint64_t>)> progress;
 };
 
 struct ConversionResult {
   std::uint64_t events = 0;         // decoded events
-  std::uint64_t decode_errors = 0;  // frames that did not decode
+  std::uint64_t decode_errors = 0;  // frames that did not decode (unknown ids included)
+  std::uint64_t unknown_frames = 0; // of those, frames whose id no schema knows
   std::uint64_t input_bytes = 0;    // bytes read from the inputs
   std::uint64_t perfetto_bytes = 0;
   std::uint64_t json_bytes = 0;

@@ -15,6 +15,9 @@ std::string_view to_string(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kWrongMode: return "wrong mode";
     case DiagnosticKind::kNoCurrentTask: return "no current task";
     case DiagnosticKind::kCoreOutOfRange: return "core out of range";
+    case DiagnosticKind::kUnknownEventId: return "unknown event id";
+    case DiagnosticKind::kSchemaMismatch: return "schema mismatch";
+    case DiagnosticKind::kSpansNotNested: return "spans not nested";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";
@@ -33,6 +36,9 @@ std::string_view diagnostic_id(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kWrongMode: return "wrong_mode";
     case DiagnosticKind::kNoCurrentTask: return "no_current_task";
     case DiagnosticKind::kCoreOutOfRange: return "core_out_of_range";
+    case DiagnosticKind::kUnknownEventId: return "unknown_event_id";
+    case DiagnosticKind::kSchemaMismatch: return "schema_mismatch";
+    case DiagnosticKind::kSpansNotNested: return "spans_not_nested";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";

@@ -24,6 +24,9 @@ enum class DiagnosticKind : std::uint8_t {
   kWrongMode,           // FreeRTOS events in a bare-metal conversion
   kNoCurrentTask,       // a "current task" event before any task ran on that core
   kCoreOutOfRange,      // events for a core beyond --core-count
+  kUnknownEventId,      // frames whose id no schema knows (one report per id, with the count)
+  kSchemaMismatch,      // the trace's schema_id matches no schema given or found
+  kSpansNotNested,      // a span (display rule) ended while spans begun after it were open
   kCount
 };
 

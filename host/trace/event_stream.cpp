@@ -8,13 +8,15 @@
 
 namespace tband {
 
-EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t index)
+EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t index, SchemaSet* schemas)
     : reader_(std::move(reader)),
       index_(index),
       arena_(std::make_unique<std::uint8_t[]>(InputReader::kChunkSize * 2 + CobsDeframer::kDefaultMaxFrameLen)),
-      core_(reader_->spec().core.value_or(0)) {
+      core_(reader_->spec().core.value_or(0)),
+      schemas_(schemas) {
   for (const EventInfo& info : all_event_infos()) {
     has_timestamp_[info.id] = !info.is_metadata;
+    compiled_[info.id] = true;
   }
 }
 
@@ -35,8 +37,11 @@ void EventStream::add(const RawFrame& frame, std::span<const std::uint8_t> chunk
     arena_used_ += size;
     data = copy;
   }
+  if (data[0] == SchemaId::kId) {
+    learn_schema_id({data, size});  // before the frames after it are sorted into timed and untimed
+  }
   bool has_ts = false;
-  if (has_timestamp_[data[0]]) {
+  if (has_timestamp(data[0])) {
     // Every non-metadata event starts with its timestamp; if the frame is
     // malformed the full decode reports it later.
     FieldReader reader{{data, size}};
@@ -62,31 +67,82 @@ void EventStream::decode_current() {
   current_.order_ts = f.order_ts;
   if (f.error != kNoError) {
     current_.result = errors_[f.error];
+    current_.dynamic = false;
     current_.has_ts = false;
   } else {
-    // Built in place: assigning one variant to another costs a dispatch.
-    std::destroy_at(&current_.result);
-    ::new (static_cast<void*>(&current_.result)) DecodeResult(decode_event({f.data, f.size}));  // no temporary
-    current_.has_ts = f.has_ts && current_.result.ok();
+    decode_into({f.data, f.size}, current_);
+    current_.has_ts = f.has_ts && (current_.result.ok() || current_.dynamic);
     current_.ts = f.order_ts;
+    if (current_.dynamic && current_.dynamic_event.has_ts() && !f.has_ts) {
+      // Its schema arrived after the frame was sorted (another input's schema_id).
+      current_.has_ts = true;
+      current_.ts = current_.dynamic_event.ts();
+    }
   }
   current_valid_ = true;
+}
+
+void EventStream::decode_into(std::span<const std::uint8_t> frame, StreamItem& item) {
+  // Built in place: assigning one variant to another costs a dispatch.
+  std::destroy_at(&item.result);
+  ::new (static_cast<void*>(&item.result)) DecodeResult(decode_event(frame));  // no temporary
+  item.dynamic = false;
+  if (!item.result.ok()) {
+    if (const RuntimeEvent* event = runtime_event(frame[0])) {
+      decode_runtime(*event, frame, item);
+    }
+  }
+}
+
+void EventStream::decode_runtime(const RuntimeEvent& event, std::span<const std::uint8_t> frame, StreamItem& item) {
+  DecodeError error{DecodeErrorKind::kUnknownEventId};
+  item.dynamic = decode_dynamic(event, frame, item.dynamic_event, error);
+  if (!item.dynamic) {
+    item.result = error;
+  }
+}
+
+void EventStream::learn_schema_id(std::span<const std::uint8_t> frame) {
+  if (schemas_ == nullptr) {
+    return;
+  }
+  const DecodeResult r = decode_event(frame);
+  if (r.ok()) {
+    const auto& id = std::get<SchemaId>(r.value());
+    schemas_->on_schema_id(id.wire_hash, id.user_groups);
+  }
 }
 
 void EventStream::fill_item(const RawFrame& frame, StreamItem& item) {
   item.at = &frame.location;
   if (frame.error != nullptr) {
     item.result = *frame.error;
+    item.dynamic = false;
     item.has_ts = false;
     item.core = core_;
     item.order_ts = last_ts_;
     return;
   }
   const std::uint8_t* data = frame.data.data();
+  item.has_ts = false;
+  if (!compiled_[data[0]]) [[unlikely]] {
+    // Not an event this binary knows: a run-time schema's, or unknown.
+    if (const RuntimeEvent* event = runtime_event(data[0])) {
+      decode_runtime(*event, frame.data, item);
+      if (item.dynamic && item.dynamic_event.has_ts()) {
+        item.has_ts = true;
+        item.ts = item.dynamic_event.ts();
+        last_ts_ = item.ts;
+      }
+      item.core = core_;
+      item.order_ts = last_ts_;
+      return;
+    }
+  }
   // Built in place: assigning one variant to another costs a dispatch.
   std::destroy_at(&item.result);
   ::new (static_cast<void*>(&item.result)) DecodeResult(decode_event(frame.data));  // no temporary
-  item.has_ts = false;
+  item.dynamic = false;
   if (item.result.ok()) {
     if (has_timestamp_[data[0]]) {
       FieldReader reader{frame.data};
@@ -95,9 +151,12 @@ void EventStream::fill_item(const RawFrame& frame, StreamItem& item) {
       item.has_ts = true;
       item.ts = ts;
       last_ts_ = ts;
-    }
-    if (data[0] == CoreId::kId) {
-      core_ = std::get<CoreId>(item.result.value()).core_id;
+      if (data[0] == CoreId::kId) {
+        core_ = std::get<CoreId>(item.result.value()).core_id;
+      }
+    } else if (data[0] == SchemaId::kId && schemas_ != nullptr) {
+      const auto& id = std::get<SchemaId>(item.result.value());
+      schemas_->on_schema_id(id.wire_hash, id.user_groups);
     }
   }
   item.core = core_;

@@ -14,13 +14,18 @@
 #include <vector>
 
 #include "decode/cobs_deframer.hpp"
+#include "decode/event_fields.hpp"
 #include "input/input_reader.hpp"
+#include "schema/runtime_decoder.hpp"
+#include "schema/schema_set.hpp"
 #include "tband_events.hpp"
 
 namespace tband {
 
 struct StreamItem {
-  DecodeResult result{DecodeError{DecodeErrorKind::kEmptyFrame}};
+  DecodeResult result{DecodeError{DecodeErrorKind::kEmptyFrame}};  // stale when `dynamic`: check that first
+  bool dynamic = false;  // decoded from a run-time schema: the event is `dynamic_event`
+  DynamicEvent dynamic_event;
   const FrameLocation* at = nullptr;  // valid while the item is (copying it stalls the CPU)
   std::uint32_t core = 0;
   // Plain fields, not std::optional: copying an optional right after writing
@@ -30,9 +35,39 @@ struct StreamItem {
   std::uint64_t order_ts = 0;       // ts, or the last one before it (metadata, errors)
 };
 
+/// The reflection entry of a decoded item (a compiled or a run-time event).
+[[nodiscard]] inline const EventInfo& item_info(const StreamItem& item) noexcept {
+  return item.dynamic ? item.dynamic_event.info() : event_info(item.result.value());
+}
+
+/// Calls f(const FieldValue&) for every field of a decoded item, in wire order.
+template <class F>
+void visit_item_fields(const StreamItem& item, F&& f) {
+  if (item.dynamic) {
+    for (const FieldValue& field : item.dynamic_event.fields) {
+      f(field);
+    }
+  } else {
+    visit_fields(item.result.value(), f);
+  }
+}
+
+/// describe() that also names the events of the run-time schemas.
+[[nodiscard]] inline std::string describe_error(const DecodeError& error, const SchemaSet* schemas) {
+  const EventInfo* info = error.has_event_id ? find_event_info(error.event_id) : nullptr;
+  if (info == nullptr && error.has_event_id && schemas != nullptr) {
+    if (const RuntimeEvent* e = schemas->find(error.event_id)) {
+      info = &e->info;
+    }
+  }
+  return describe(error, info);
+}
+
 class EventStream {
  public:
-  EventStream(std::unique_ptr<InputReader> reader, std::uint32_t index);
+  /// `schemas` (may be null) decodes the ids the binary does not know and
+  /// learns the trace's schema_id; it must outlive the stream.
+  EventStream(std::unique_ptr<InputReader> reader, std::uint32_t index, SchemaSet* schemas = nullptr);
 
   /// The next item, or nullptr at the end of the input. Throws InputError.
   const StreamItem* peek() {
@@ -92,6 +127,21 @@ class EventStream {
 
   bool refill();
   void fill_item(const RawFrame& frame, StreamItem& item);
+  // Decodes a frame into item.result, or item.dynamic_event for a run-time event.
+  void decode_into(std::span<const std::uint8_t> frame, StreamItem& item);
+  void decode_runtime(const RuntimeEvent& event, std::span<const std::uint8_t> frame, StreamItem& item);
+  /// The run-time event of an id (never one the binary knows), or nullptr.
+  [[nodiscard]] const RuntimeEvent* runtime_event(std::uint8_t id) const noexcept {
+    return schemas_ != nullptr ? schemas_->find(id) : nullptr;
+  }
+  [[nodiscard]] bool has_timestamp(std::uint8_t id) const noexcept {
+    if (has_timestamp_[id]) {
+      return true;
+    }
+    const RuntimeEvent* e = runtime_event(id);
+    return e != nullptr && !e->info.is_metadata;
+  }
+  void learn_schema_id(std::span<const std::uint8_t> frame);
   void add(const RawFrame& frame, std::span<const std::uint8_t> chunk);
   void decode_current();
 
@@ -109,6 +159,8 @@ class EventStream {
   std::uint64_t last_ts_ = 0;
   bool ended_ = false;
   std::array<bool, 256> has_timestamp_{};  // by event id: not metadata
+  std::array<bool, 256> compiled_{};       // by event id: one this binary decodes
+  SchemaSet* schemas_;
 };
 
 /// Merges several streams into one sequence ordered by timestamp (the cores

@@ -7,19 +7,25 @@
 // Every event type has a handler chosen at compile time from the Event
 // variant. Types without a dedicated handler (such as an event a user has just
 // added to the schema) go to the generic one: an instant on its core's
-// "Other events" track carrying all its fields as arguments.
+// "Other events" track carrying all its fields as arguments. Events decoded
+// from a schema loaded at run time are shown as their display rules say
+// (display_rules.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "decode/cobs_deframer.hpp"
+#include "schema/runtime_decoder.hpp"
 #include "stats/stats_collector.hpp"
 #include "tband_events.hpp"
 #include "trace/diagnostics.hpp"
+#include "trace/field_key.hpp"
 #include "trace/id_map.hpp"
 #include "trace/names.hpp"
 #include "trace/timeline.hpp"
@@ -53,7 +59,14 @@ class TraceInterpreter {
   TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics, InterpreterOptions options);
 
   void on_event(const Event& event, const EventOrigin& origin);
+  /// An event of a schema loaded at run time: shown as its display rule says.
+  void on_dynamic_event(const DynamicEvent& event, const EventOrigin& origin);
   void on_decode_error(const DecodeError& error, const EventOrigin& origin);
+  /// The same with the error already described (naming run-time events too).
+  void on_decode_error(const DecodeError& error, const std::string& description, const EventOrigin& origin);
+  /// A problem found outside the event stream (schema identity, unknown ids),
+  /// reported once: on stderr's summary and the Diagnostics track.
+  void report(DiagnosticKind kind, std::string message) { diagnose(kind, std::nullopt, std::move(message)); }
   /// End of the trace: reports ids that were used but never named, and more.
   void finish();
 
@@ -127,6 +140,40 @@ class TraceInterpreter {
     std::uint64_t ts_ns;
   };
 
+  // ---- events shown by display rules (display_rules.cpp) --------------------
+  struct OpenSpan {
+    std::uint64_t serial = 0;  // which OpenRef it is
+    NameId name = 0;
+    std::string literal;  // the name's text when name is kLiteralName
+  };
+  struct DisplayTrack {
+    TrackId id = 0;
+    std::vector<OpenSpan> open;  // innermost last
+  };
+  struct OpenRef {  // a span that is open, on its track
+    FieldKey key;  // its key field values
+    DisplayTrack* track;
+    std::uint64_t serial;
+  };
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+  };
+  template <class T>
+  using ByText = std::unordered_map<std::string, T, TextHash, std::equal_to<>>;
+  struct RuleState {  // per run-time event
+    std::vector<NameId> field_names;
+    std::vector<std::uint32_t> arg_fields;  // the fields shown as arguments
+    NameId default_name = 0;  // the event's name, or for a span_begin the span's
+    KeyFields track_key, name_key;  // fields the templates use
+    KeyFields span_key;             // a span's key fields
+    std::vector<OpenRef>* open = nullptr;        // span_begin/span_end: the span's open spans, oldest first
+    RecentKeys<DisplayTrack*> recent_tracks;     // by parent and the track template's values
+    RecentKeys<NameId> recent_names;             // by the name template's values
+    ByText<DisplayTrack*> tracks;                // the same, all of them (FieldKey::bytes())
+    ByText<NameId> names;
+  };
+
   // ---- dispatch ---------------------------------------------------------------
   template <class E>
   void handle(const E& e, Context& c);  // generic: an instant with every field
@@ -182,6 +229,18 @@ class TraceInterpreter {
   void handle(const TaskValmarker& e, Context& c);
 
   void generic_instant(const Event& event, Context& c);
+
+  // Common to every event: its core, time and time checks. Null if dropped.
+  Core* enter(const EventOrigin& origin, const EventInfo& info, bool sets_time_span, std::uint64_t& ts_ns);
+
+  // Display rules (display_rules.cpp).
+  void show_dynamic(const DynamicEvent& e, Context& c);
+  RuleState& rule_state(const RuntimeEvent& event);
+  DisplayTrack& display_track(const DynamicEvent& e, RuleState& state, Context& c, TrackKind kind);
+  NameId display_name(const DynamicEvent& e, RuleState& state, std::string& literal);
+  [[nodiscard]] std::string span_label(const DynamicEvent& e) const;
+  void display_span_end(const DynamicEvent& e, RuleState& state, Context& c);
+  void display_counter(const DynamicEvent& e, RuleState& state, Context& c);
 
   // ---- helpers ----------------------------------------------------------------
   Core& core(std::uint32_t id, const EventOrigin& origin);
@@ -241,6 +300,14 @@ class TraceInterpreter {
   std::vector<std::vector<NameId>> field_name_ids_;
   std::vector<std::uint8_t> generic_only_;  // FreeRTOS events in bare-metal mode
   std::vector<Arg> args_;           // scratch for generic instants
+  std::vector<FieldValue> generic_values_;  // the values args_ point to
+  std::unordered_map<const RuntimeEvent*, RuleState> rule_states_;
+  std::array<std::pair<const RuntimeEvent*, RuleState*>, 256> rule_by_id_{};  // the last event seen per id
+  std::deque<DisplayTrack> display_tracks_;
+  ByText<DisplayTrack*> display_tracks_by_name_;  // by parent, kind and name
+  ByText<std::vector<OpenRef>> open_spans_;        // by span name
+  FieldKey key_;                                   // scratch
+  std::uint64_t next_span_serial_ = 0;
   NameId diag_message_name_ = 0;
   NameId running_name_ = 0;
 };

@@ -50,6 +50,14 @@ class Timeline {
       json_->slice_end(ts_ns, tracks_[track - 1]);
     }
   }
+  void slice_end(std::uint64_t ts_ns, TrackId track, std::span<const Arg> args) {
+    if (perfetto_ != nullptr) {
+      perfetto_->slice_end(ts_ns, track, args);
+    }
+    if (json_ != nullptr) {
+      json_->slice_end(ts_ns, tracks_[track - 1], args);
+    }
+  }
   void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args = {},
                std::string_view literal = {}) {
     if (perfetto_ != nullptr) {
@@ -65,6 +73,14 @@ class Timeline {
     }
     if (json_ != nullptr) {
       json_->counter(ts_ns, tracks_[track - 1], value);
+    }
+  }
+  void counter_double(std::uint64_t ts_ns, TrackId track, double value) {
+    if (perfetto_ != nullptr) {
+      perfetto_->counter_double(ts_ns, track, value);
+    }
+    if (json_ != nullptr) {
+      json_->counter_double(ts_ns, tracks_[track - 1], value);
     }
   }
 

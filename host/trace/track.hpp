@@ -21,10 +21,11 @@ struct TrackInfo {
   std::string name;
 };
 
-/// An event argument: a name and one decoded field value.
+/// An event argument: a name and one decoded field value (which the caller
+/// keeps while the writers run; not copied, since arguments come per event).
 struct Arg {
   NameId name;
-  FieldValue value;
+  const FieldValue* value;
 };
 
 }  // namespace tband

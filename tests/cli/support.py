@@ -16,9 +16,13 @@ PROTOC = os.environ.get("TBAND_PROTOC", "protoc")
 PROTO = Path(os.environ.get("TBAND_PROTO", str(ROOT / "host/perfetto/perfetto_trace.proto")))
 
 
-def run(args, stdin=None, timeout=60):
-    """Runs tband with args; returns CompletedProcess (bytes stdout, text stderr)."""
-    proc = subprocess.run([TBAND, *args], input=stdin, capture_output=True, timeout=timeout)
+def run(args, stdin=None, timeout=60, env=None):
+    """Runs tband with args (and `env` added to the environment, from which
+    TBAND_SCHEMA_PATH is removed); returns CompletedProcess (bytes stdout,
+    text stderr)."""
+    environment = {k: v for k, v in os.environ.items() if k != "TBAND_SCHEMA_PATH"}
+    environment.update(env or {})
+    proc = subprocess.run([TBAND, *args], input=stdin, capture_output=True, timeout=timeout, env=environment)
     proc.stderr = proc.stderr.decode("utf-8", "replace")
     return proc
 
@@ -84,9 +88,10 @@ def one(msg, key, default=None):
 
 
 def protoc_decode(path):
-    out = subprocess.run(
-        [PROTOC, f"--proto_path={PROTO.parent}", "--decode=perfetto.protos.Trace", PROTO.name],
-        stdin=open(path, "rb"), capture_output=True, check=True)
+    with open(path, "rb") as trace:
+        out = subprocess.run(
+            [PROTOC, f"--proto_path={PROTO.parent}", "--decode=perfetto.protos.Trace", PROTO.name],
+            stdin=trace, capture_output=True, check=True)
     return out.stdout.decode("utf-8", "replace")
 
 
@@ -97,7 +102,7 @@ class TraceView:
     def __init__(self, path):
         trace = parse_text_format(protoc_decode(path))
         self.tracks = {}
-        names, clock, default_clock = {}, 0, 6
+        names, arg_names, clock, default_clock = {}, {}, 0, 6
         open_slices = {}
         for packet in trace.get("packet", []):
             defaults = one(packet, "trace_packet_defaults")
@@ -112,6 +117,8 @@ class TraceView:
             if interned:
                 for n in interned.get("event_names", []):
                     names[one(n, "iid")] = one(n, "name")
+                for n in interned.get("debug_annotation_names", []):
+                    arg_names[one(n, "iid")] = one(n, "name")
             desc = one(packet, "track_descriptor")
             if desc:
                 uuid = one(desc, "uuid")
@@ -140,10 +147,23 @@ class TraceView:
             elif kind == "TYPE_INSTANT":
                 t["instants"].append({"name": name, "ts": ts})
             elif kind == "TYPE_COUNTER":
-                t["counter"].append((ts, one(event, "counter_value", 0)))
+                value = one(event, "double_counter_value")
+                t["counter"].append((ts, float(value) if value is not None else one(event, "counter_value", 0)))
+            if kind in ("TYPE_SLICE_BEGIN", "TYPE_INSTANT") and "debug_annotations" in event:
+                target = t["slices"][-1] if kind == "TYPE_SLICE_BEGIN" else t["instants"][-1]
+                target["args"] = {arg_names.get(one(a, "name_iid")): self._arg_value(a)
+                                  for a in event["debug_annotations"]}
         for t in self.tracks.values():
             parent = self.tracks.get(t["parent"]) if t["parent"] else None
             t["process"] = parent["name"] if parent else ""
+
+    @staticmethod
+    def _arg_value(annotation):
+        for key in ("string_value", "int_value", "uint_value", "double_value", "bool_value"):
+            if key in annotation:
+                value = one(annotation, key)
+                return float(value) if key == "double_value" else value
+        return None
 
     def track(self, name, process=None):
         found = [t for t in self.tracks.values()

@@ -12,6 +12,11 @@ int lab_app_step(int n) {
   tband_lab_optional((uint16_t)n, 1.0f, -1, true, LAB_OFF, 2.0, (uint32_t)n);
   tband_lab_tick();
   tband_lab_config((float)n, false);
+  tband_lab_job_begin((uint16_t)n, LAB_ON);
+  tband_lab_job_end((uint16_t)n, -n);
+  tband_lab_speed((uint8_t)n, 1.5f);
+  tband_lab_level((uint16_t)n, n);
+  tband_lab_state((uint8_t)n, LAB_OFF, "why");
 #endif
   return n + 1;
 }

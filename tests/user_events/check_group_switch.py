@@ -21,7 +21,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
 HERE = Path(__file__).resolve().parent
+# One hook per event of the lab group.
+LAB_EVENTS = len(yaml.safe_load((HERE / "schema" / "lab.yaml").read_text())["events"])
 ROOT = HERE.parents[1]
 RUNTIME = sorted((ROOT / "target" / "src").glob("*.cpp"))
 CONFIGS = HERE / "configs"
@@ -78,8 +82,9 @@ def check(builder: Builder, lab_gen: Path, base_gen: Path) -> list[str]:
         if source.name == "tband_user_events.cpp":
             on = build(lab_gen, "streaming", "on")
             hooks = re.findall(r" T tband_lab_\w+", on[1])
-            if on[0] == base[0] or len(hooks) != 7:
-                errors.append(f"{label}: switched on, the lab group's 7 hooks should be defined ({len(hooks)} are)")
+            if on[0] == base[0] or len(hooks) != LAB_EVENTS:
+                errors.append(f"{label}: switched on, the lab group's {LAB_EVENTS} hooks should be defined "
+                              f"({len(hooks)} are)")
     app = HERE / "app_calls.c"
     with_calls = builder.compile(app, lab_gen, "switched_off", "app-off", c=True)
     without = builder.compile(app, lab_gen, "switched_off", "app-none", c=True, defines=("-DWITHOUT_CALLS",))

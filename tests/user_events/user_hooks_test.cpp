@@ -147,6 +147,11 @@ Bytes call_every_hook(std::size_t i, std::uint64_t ts) {
   tband_lab_tick();
   tband_lab_channel_name(u16, text.c_str());
   tband_lab_config(f32, flag);
+  tband_lab_job_begin(u16, mode);
+  tband_lab_job_end(u16, s32);
+  tband_lab_speed(u8, f32);
+  tband_lab_level(u16, s32);
+  tband_lab_state(u8, mode, text.c_str());
 
   Bytes expected;
   append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_integers(b, ts, u8, u16, u32, s8, s16, s32, flag); }));
@@ -161,6 +166,12 @@ Bytes call_every_hook(std::size_t i, std::uint64_t ts) {
   append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_tick(b, ts); }));
   append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_channel_name(b, u16, text.c_str()); }));
   append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_config(b, f32, flag); }));
+  const auto lab_mode = static_cast<enc::LabMode>(mode);
+  append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_job_begin(b, ts, u16, lab_mode); }));
+  append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_job_end(b, ts, u16, s32); }));
+  append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_speed(b, ts, u8, f32); }));
+  append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_level(b, ts, u16, s32); }));
+  append(expected, frame_of([&](std::uint8_t* b) { return enc::encode_lab_state(b, ts, u8, lab_mode, text.c_str()); }));
   return expected;
 }
 
@@ -173,7 +184,7 @@ TEST_F(UserHooks, EveryHookWritesTheEncodersBytesForEveryType) {
   stop();
   EXPECT_EQ(without_counters(recorded(0)), expected);
   // And the host decodes each of them (decode_stream fails the test on any error).
-  EXPECT_EQ(tband::test::decode_stream(without_counters(recorded(0))).size(), 7 * kRounds);
+  EXPECT_EQ(tband::test::decode_stream(without_counters(recorded(0))).size(), 12 * kRounds);
 }
 
 TEST_F(UserHooks, StringsAreCutAtMaxStrLen) {
