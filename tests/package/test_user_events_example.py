@@ -21,6 +21,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from tests.cli.support import TraceView
 from tests.e2e import qemu
 
 REPO = Path(__file__).resolve().parents[2]
@@ -128,6 +129,40 @@ class ExampleProject(unittest.TestCase):
         self.assertTrue(dropped and set(dropped) == {0}, dropped)
         return events
 
+    def check_display(self, trace: Path, descriptor: Path) -> None:
+        """`tband conv --schema`: the tracks the schema's display rules ask for,
+        read back from the .pftrace and the JSON."""
+        pftrace, chrome = trace.with_suffix(".pftrace"), trace.with_suffix(".json")
+        run([self.tband, "conv", "--strict", "--mode", "bare-metal", "--schema", descriptor, trace,
+             "-o", pftrace, "--json", chrome])
+        view = TraceView(pftrace)
+        positions = {0: [], 1: []}
+        for motor, _, _, steps, end, _, _ in MOVES:
+            positions[motor] += steps + [end]
+        for motor in (0, 1):
+            moves = view.track(f"motor {motor}", "")["slices"]
+            self.assertEqual([m["name"] for m in moves],
+                             [f"move to {target}" for m_, target, *_ in MOVES if m_ == motor])
+            self.assertTrue(all(m["begin"] < m["end"] for m in moves))
+            counter = view.track(f"motor {motor} position (steps)", "")
+            self.assertTrue(counter["is_counter"])
+            self.assertEqual([v for _, v in counter["counter"]], positions[motor])
+            energy = view.track(f"motor {motor} energy (J)", "")["counter"]
+            self.assertEqual([v for _, v in energy], [j for m_, *_, j in MOVES if m_ == motor])
+        first = view.track("motor 0", "")["slices"][0]
+        self.assertEqual(first["args"], {"motor_id": 0, "target": 400, "speed": 4000.0})
+        alerts = view.track("alerts", "")["instants"]
+        self.assertEqual([a["name"] for a in alerts], ["MOTOR_ALERT_COLD", "MOTOR_ALERT_STALL"])
+        self.assertEqual(alerts[1]["args"], {"alert": "MOTOR_ALERT_STALL", "temperature": 71,
+                                             "detail": "y-axis stalled"})
+        stalled = view.track("motor 1", "")["slices"][-1]
+        self.assertTrue(alerts[1]["ts"] <= stalled["end"] < alerts[1]["ts"] + 1_000_000,
+                        "the stalled move ends in the tick that raised the alert")
+        events = json.loads(chrome.read_text())["traceEvents"]
+        ends = [e.get("args") for e in events if e["ph"] == "E" and e.get("args", {}).get("reached") is not None]
+        self.assertEqual(ends, [{"reached": reached, "error": end - target}
+                                for _, target, _, _, end, reached, _ in MOVES])
+
     # ---- the builds -----------------------------------------------------------
 
     def test_host_build_from_the_installed_package(self) -> None:
@@ -138,6 +173,7 @@ class ExampleProject(unittest.TestCase):
             trace = build / f"{backend}.bin"
             run([build / f"motor_host_{backend}", trace])
             events = self.check_trace(trace, descriptor)
+            self.check_display(trace, descriptor)
             # The host clock is simulated: the first move starts 1.25 ms in.
             begin = next(e for e in events if e["event"] == "motor_move_begin")
             self.assertEqual(begin["ts_ns"], 1_250_000)
@@ -154,6 +190,7 @@ class ExampleProject(unittest.TestCase):
             trace = build / f"{backend}.bin"
             self.assertEqual(qemu.run_to_exit(build / f"motor_qemu_{backend}.elf", trace), 0)
             events = self.check_trace(trace, descriptor)
+            self.check_display(trace, descriptor)
             ticks = [e["ts_ns"] for e in events if e["event"] == "isr_enter"]
             gaps = {b - a for a, b in zip(ticks, ticks[1:])}
             self.assertEqual(gaps, {1_000_000}, "SysTick at 1 kHz: one tick every 1 ms")
