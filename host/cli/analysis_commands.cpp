@@ -10,6 +10,7 @@
 
 #include "cli/allow_option.hpp"
 #include "cli/progress.hpp"
+#include "cli/schema_options.hpp"
 #include "input/input_reader.hpp"
 #include "stats/html_report.hpp"
 #include "stats/quantity.hpp"
@@ -35,6 +36,7 @@ void add_input_options(CLI::App& cmd, TraceInputOptions& in) {
   cmd.add_option("--gap", in.gap, "A time without any event longer than this counts as a gap (e.g. 10ms)")
       ->capture_default_str();
   cmd.add_flag("--no-progress", in.no_progress, "No progress bar, even on a terminal");
+  cmd.add_option("--schema", in.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
 }
 
 /// A command's failure with its exit code, reported once where it is caught.
@@ -70,6 +72,14 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
     throw CommandError{kExitUsage, e.what()};
   }
 
+  std::unique_ptr<SchemaSet> schemas;
+  try {
+    schemas = make_schema_set(in.schemas, conversion.inputs);
+  } catch (const SchemaLoadError& e) {
+    throw CommandError{kExitUsage, e.what()};
+  }
+  conversion.schemas = schemas.get();
+
   Analysis analysis;
   try {
     ProgressBar progress{!in.no_progress};
@@ -87,12 +97,18 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
     for (const std::string& note : r.notes) {
       std::cerr << "tband " << command << ": " << note << "\n";
     }
+    for (const std::string& note : schemas->notes()) {
+      std::cerr << "tband " << command << ": note: " << note << "\n";
+    }
   }
   std::cerr << "tband " << command << ": " << r.events << " events from " << r.input_bytes << " bytes";
   if (r.decode_errors != 0) {
     std::cerr << ", " << r.decode_errors << " undecodable frame(s)";
   }
   std::cerr << "; " << r.dropped_events << " dropped on the target\n" << r.diagnostics.summary();
+  for (const std::string& conflict : schemas->conflicts()) {
+    std::cerr << "tband " << command << ": warning: " << conflict << "\n";
+  }
   return analysis;
 }
 

@@ -24,6 +24,7 @@ struct TraceInputOptions {
   std::uint32_t core_count = 1;
   std::string gap = "10ms";
   bool no_progress = false;
+  std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
 };
 
 struct StatsCmdOptions {

@@ -8,6 +8,7 @@
 #include "cli/allow_option.hpp"
 #include "cli/analysis_commands.hpp"
 #include "cli/commands.hpp"
+#include "cli/schema_options.hpp"
 #include "input/input_format.hpp"
 #include "tband_events.hpp"
 
@@ -36,11 +37,6 @@ Examples:
 
 Exit codes: 0 converted (warnings are printed), 1 warnings with --strict or a
 failed check, 2 bad usage or rules file, 3 unreadable input, 4 output or server failure.)";
-
-constexpr const char* kSchemaHelp =
-    "A schema for events this tband was not built with: a descriptor (tband_schema.json, as the generator "
-    "writes it) or YAML schema files/folders (read with tband-codegen); repeatable. Without it, a trace's "
-    "schema_id picks a descriptor from $TBAND_SCHEMA_PATH or tband_schema.json next to the trace";
 
 }  // namespace
 

@@ -102,11 +102,7 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
   }
   std::unique_ptr<SchemaSet> schemas;
   try {
-    std::vector<std::string> paths;
-    for (const InputSpec& in : conversion.inputs) {
-      paths.push_back(in.path);
-    }
-    schemas = make_schema_set(options.schemas, paths);
+    schemas = make_schema_set(options.schemas, conversion.inputs);
   } catch (const SchemaLoadError& e) {
     std::cerr << "tband conv: error: " << e.what() << "\n";
     return kExitUsage;

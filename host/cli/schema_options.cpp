@@ -38,4 +38,13 @@ std::unique_ptr<SchemaSet> make_schema_set(const std::vector<std::string>& schem
   return schemas;
 }
 
+std::unique_ptr<SchemaSet> make_schema_set(const std::vector<std::string>& schema_paths,
+                                           const std::vector<InputSpec>& inputs) {
+  std::vector<std::string> paths;
+  for (const InputSpec& in : inputs) {
+    paths.push_back(in.path);
+  }
+  return make_schema_set(schema_paths, paths);
+}
+
 }  // namespace tband::cli

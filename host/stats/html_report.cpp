@@ -263,14 +263,14 @@ std::string format_html_report(const TraceStats& stats, const ReportInfo& info) 
   }
   std::string values;
   for (const StatRow& row : stats.rows) {
-    if (row.section == Section::kValue) {
+    if (row.section == Section::kValue || row.section == Section::kCounter) {
       if (const std::string svg = value_chart(row, stats); !svg.empty()) {
         values += "<h3>" + escape(row.name) + "</h3>" + svg + "\n";
       }
     }
   }
   if (!values.empty()) {
-    html += "<section id=\"values\"><h2>Value markers over time</h2>\n" + values + "</section>\n";
+    html += "<section id=\"values\"><h2>Value markers and counters over time</h2>\n" + values + "</section>\n";
   }
   html += "<section id=\"tables\"><h2>Statistics</h2>\n";
   for (const StatsTable& table : stats_tables(stats)) {

@@ -23,6 +23,21 @@ StatsCollector::Index StatsCollector::add_value(Index task) {
   return static_cast<Index>(values_.size() - 1);
 }
 
+StatsCollector::Index StatsCollector::add_schema_span(std::string name) {
+  schema_spans_.emplace_back().name = std::move(name);
+  return static_cast<Index>(schema_spans_.size() - 1);
+}
+
+StatsCollector::Index StatsCollector::add_schema_event(std::string name) {
+  schema_events_.emplace_back().name = std::move(name);
+  return static_cast<Index>(schema_events_.size() - 1);
+}
+
+StatsCollector::Index StatsCollector::add_counter(std::string name) {
+  counters_.emplace_back().name = std::move(name);
+  return static_cast<Index>(counters_.size() - 1);
+}
+
 StatsCollector::Index StatsCollector::add_task() {
   tasks_.emplace_back();
   return static_cast<Index>(tasks_.size() - 1);
@@ -77,24 +92,16 @@ void StatsCollector::isr_exit(Index isr, std::uint32_t core_id, std::uint64_t ts
 }
 
 void StatsCollector::value(Index v, std::uint64_t ts_ns, std::int64_t val) {
-  Value& m = values_[v];
-  if (m.count == 0) {
-    m.min = m.max = m.first = val;
-    m.min_at = m.max_at = m.first_at = ts_ns;
-  } else {
-    if (val < m.min) {
-      m.min = val;
-      m.min_at = ts_ns;
-    }
-    if (val > m.max) {
-      m.max = val;
-      m.max_at = ts_ns;
-    }
+  Samples<std::int64_t>& m = values_[v].samples;
+  m.add(ts_ns, val);
+  if (options_.time_series) {
+    m.bins.add(grid_, ts_ns, static_cast<double>(val));
   }
-  ++m.count;
-  m.sum += static_cast<double>(val);
-  m.last = val;
-  m.last_at = ts_ns;
+}
+
+void StatsCollector::counter(Index c, std::uint64_t ts_ns, double val) {
+  Samples<double>& m = counters_[c].samples;
+  m.add(ts_ns, val);
   if (options_.time_series) {
     m.bins.add(grid_, ts_ns, val);
   }
@@ -276,7 +283,7 @@ std::vector<SeriesBin> value_series(ValueBins& bins, const TimeGrid& grid, std::
     if (grid.origin() + i * grid.width() > end_ns && i != 0) {
       break;
     }
-    out.push_back({!b[i].seen, static_cast<double>(b[i].min), static_cast<double>(b[i].max)});
+    out.push_back({!b[i].seen, b[i].min, b[i].max});
   }
   return out;
 }
@@ -343,6 +350,7 @@ TraceStats StatsCollector::finish(const TraceTotals& totals) {
   add_value_rows(rows);
   add_task_rows(rows);
   add_queue_rows(rows);
+  add_schema_rows(rows);
   return stats;
 }
 
@@ -504,28 +512,67 @@ void StatsCollector::add_value_rows(Rows& r) {
         continue;
       }
       StatRow& row = add_marker_row(r, Section::kValue, v.task, v.name);
-      const auto val = [&](std::string key, std::int64_t x, std::uint64_t ts) {
-        Figure f{std::move(key), static_cast<double>(x), Unit::kValue, Where{ts, std::nullopt, "valmarker"}};
-        if (v.count == 0) {
-          f.value.reset();
-          f.at.reset();
-        }
-        return f;
-      };
-      row.figures.push_back(count("count", v.count));
-      row.figures.push_back(val("min", v.min, v.min_at));
-      row.figures.push_back(val("max", v.max, v.max_at));
-      Figure mean{"mean", std::nullopt, Unit::kValue, {}};
-      if (v.count != 0) {
-        mean.value = v.sum / static_cast<double>(v.count);
-      }
-      row.figures.push_back(std::move(mean));
-      row.figures.push_back(val("first", v.first, v.first_at));
-      row.figures.push_back(val("last", v.last, v.last_at));
-      if (options_.time_series) {
-        row.series = value_series(v.bins, grid_, end);
-      }
+      add_sample_figures(row, v.samples, "valmarker", end);
     }
+  }
+}
+
+template <class T>
+void StatsCollector::add_sample_figures(StatRow& row, Samples<T>& m, const char* what, std::uint64_t end) {
+  const auto val = [&](std::string key, T x, std::uint64_t ts) {
+    Figure f{std::move(key), static_cast<double>(x), Unit::kValue, Where{ts, std::nullopt, what}};
+    if (m.count == 0) {
+      f.value.reset();
+      f.at.reset();
+    }
+    return f;
+  };
+  row.figures.push_back(count("count", m.count));
+  row.figures.push_back(val("min", m.min, m.min_at));
+  row.figures.push_back(val("max", m.max, m.max_at));
+  Figure mean{"mean", std::nullopt, Unit::kValue, {}};
+  if (m.count != 0) {
+    mean.value = m.sum / static_cast<double>(m.count);
+  }
+  row.figures.push_back(std::move(mean));
+  row.figures.push_back(val("first", m.first, m.first_at));
+  row.figures.push_back(val("last", m.last, m.last_at));
+  if (options_.time_series) {
+    row.series = value_series(m.bins, grid_, end);
+  }
+}
+
+void StatsCollector::add_schema_rows(Rows& r) {
+  const std::uint64_t span = r.span;
+  for (SchemaSpan& sp : schema_spans_) {
+    StatRow& row = r.stats.rows.emplace_back();
+    row.section = Section::kSpan;
+    row.name = r.unique.take(Section::kSpan, sp.name);
+    row.prefix = "span." + row.name;
+    row.figures.push_back(count("count", sp.durations.count()));
+    row.figures.push_back(rate("rate", sp.durations.count(), span));
+    add_durations(row.figures, "duration", sp.durations, true, "begin", "end");
+    row.figures.push_back(count("open", sp.open));
+    row.histogram = sp.durations.buckets();
+  }
+  for (SchemaEvent& e : schema_events_) {
+    StatRow& row = r.stats.rows.emplace_back();
+    row.section = Section::kEvent;
+    row.name = r.unique.take(Section::kEvent, e.name);
+    row.prefix = "event." + row.name;
+    Figure n = count("count", e.count);
+    if (e.count != 0) {
+      n.at = Where{e.first_at, std::nullopt, "first " + e.name};
+    }
+    row.figures.push_back(std::move(n));
+    row.figures.push_back(rate("rate", e.count, span));
+  }
+  for (Counter& c : counters_) {
+    StatRow& row = r.stats.rows.emplace_back();
+    row.section = Section::kCounter;
+    row.name = r.unique.take(Section::kCounter, c.name);
+    row.prefix = "counter." + row.name;
+    add_sample_figures(row, c.samples, "sample", r.end);
   }
 }
 

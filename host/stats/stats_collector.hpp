@@ -56,6 +56,10 @@ class StatsCollector {
   Index add_value(Index task);
   Index add_task();
   Index add_queue();
+  // Events of a schema loaded at run time, as their display rules show them.
+  Index add_schema_span(std::string name);   // a span name: every span of it, whatever its key
+  Index add_schema_event(std::string name);  // an event shown as an instant
+  Index add_counter(std::string name);       // a counter track
 
   // ---- events -----------------------------------------------------------------
   /// Every timed event (not the runtime's tick-0 core_id), in merged order.
@@ -110,6 +114,21 @@ class StatsCollector {
     }
   }
   void value(Index v, std::uint64_t ts_ns, std::int64_t val);
+  /// A schema span opened; it ends with schema_span_end(), paired by the
+  /// interpreter (by key fields, so spans of one name need not nest).
+  void schema_span_begin(Index sp) { ++schema_spans_[sp].open; }
+  void schema_span_end(Index sp, std::uint64_t begin_ns, std::uint64_t end_ns) {
+    SchemaSpan& s = schema_spans_[sp];
+    s.open -= s.open != 0 ? 1u : 0u;
+    s.durations.add(end_ns >= begin_ns ? end_ns - begin_ns : 0, begin_ns);
+  }
+  void schema_event(Index e, std::uint64_t ts_ns) {
+    SchemaEvent& ev = schema_events_[e];
+    if (ev.count++ == 0) {
+      ev.first_at = ts_ns;
+    }
+  }
+  void counter(Index c, std::uint64_t ts_ns, double val);
   void task_state(Index task, std::uint64_t ts_ns, TaskStateKind state, std::uint32_t core);
   void queue_fill(Index queue, std::uint64_t ts_ns, std::uint32_t fill);
   void queue_op(Index queue, QueueOp op);
@@ -157,14 +176,51 @@ class StatsCollector {
     std::uint64_t instants = 0;
     std::uint64_t first_instant = 0;
   };
+  /// A series of samples: a value marker's (integers) or a counter's (doubles).
+  template <class T>
+  struct Samples {
+    std::uint64_t count = 0;
+    T min{}, max{}, first{}, last{};
+    std::uint64_t min_at = 0, max_at = 0, first_at = 0, last_at = 0;
+    double sum = 0;
+    ValueBins bins;  // when time series are kept
+    void add(std::uint64_t ts_ns, T v) {
+      if (count == 0 || v < min) {
+        min = v;
+        min_at = ts_ns;
+      }
+      if (count == 0 || v > max) {
+        max = v;
+        max_at = ts_ns;
+      }
+      if (count == 0) {
+        first = v;
+        first_at = ts_ns;
+      }
+      ++count;
+      sum += static_cast<double>(v);
+      last = v;
+      last_at = ts_ns;
+    }
+  };
   struct Value {
     Index task = kNone;
     std::string name;
+    Samples<std::int64_t> samples;
+  };
+  struct SchemaSpan {
+    std::string name;
+    DurationSketch durations;
+    std::uint64_t open = 0;
+  };
+  struct SchemaEvent {
+    std::string name;
     std::uint64_t count = 0;
-    std::int64_t min = 0, max = 0, first = 0, last = 0;
-    std::uint64_t min_at = 0, max_at = 0, first_at = 0, last_at = 0;
-    double sum = 0;
-    ValueBins bins;
+    std::uint64_t first_at = 0;
+  };
+  struct Counter {
+    std::string name;
+    Samples<double> samples;
   };
   struct Task {
     std::string name;
@@ -220,6 +276,9 @@ class StatsCollector {
   void add_value_rows(Rows& r);
   void add_task_rows(Rows& r);
   void add_queue_rows(Rows& r);
+  void add_schema_rows(Rows& r);
+  template <class T>
+  void add_sample_figures(StatRow& row, Samples<T>& samples, const char* what, std::uint64_t end);
 
   StatsOptions options_;
   std::vector<Isr> isrs_;
@@ -227,6 +286,9 @@ class StatsCollector {
   std::vector<Value> values_;
   std::vector<Task> tasks_;
   std::vector<Queue> queues_;
+  std::vector<SchemaSpan> schema_spans_;
+  std::vector<SchemaEvent> schema_events_;
+  std::vector<Counter> counters_;
   std::vector<Core> cores_;
   bool seen_ts_ = false;
   std::uint64_t last_ts_ns_ = 0;

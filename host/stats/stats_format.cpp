@@ -220,7 +220,7 @@ std::vector<StatsTable> stats_tables(const TraceStats& stats) {
     trace.rows.push_back({f.key, format_value(f.value, f.unit), show_place ? format_where(*f.at) : ""});
   }
   for (const Section s : {Section::kIsr, Section::kMarker, Section::kValue, Section::kTask, Section::kCore,
-                          Section::kQueue, Section::kMutex}) {
+                          Section::kQueue, Section::kMutex, Section::kSpan, Section::kEvent, Section::kCounter}) {
     if (auto table = section_table(stats, s)) {
       tables.push_back(std::move(*table));
     }

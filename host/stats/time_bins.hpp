@@ -88,11 +88,12 @@ class LoadBins : public Binned<LoadBin> {
   }
 };
 
-/// The smallest and largest value per bin (a value marker).
+/// The smallest and largest value per bin (a value marker, a counter), as
+/// doubles: exact for the integers a plot needs.
 struct ValueBin {
   bool seen = false;
-  std::int64_t min = 0, max = 0;
-  void add(std::int64_t v) noexcept {
+  double min = 0, max = 0;
+  void add(double v) noexcept {
     min = seen ? std::min(min, v) : v;
     max = seen ? std::max(max, v) : v;
     seen = true;
@@ -107,7 +108,7 @@ struct ValueBin {
 
 class ValueBins : public Binned<ValueBin> {
  public:
-  void add(const TimeGrid& grid, std::uint64_t ts_ns, std::int64_t v) { sync(grid)[grid.bin_of(ts_ns)].add(v); }
+  void add(const TimeGrid& grid, std::uint64_t ts_ns, double v) { sync(grid)[grid.bin_of(ts_ns)].add(v); }
 };
 
 }  // namespace tband

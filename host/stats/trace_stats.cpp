@@ -14,6 +14,9 @@ std::string_view section_word(Section section) noexcept {
     case Section::kTask: return "task";
     case Section::kQueue: return "queue";
     case Section::kMutex: return "mutex";
+    case Section::kSpan: return "span";
+    case Section::kEvent: return "event";
+    case Section::kCounter: return "counter";
   }
   return "";
 }
@@ -28,6 +31,9 @@ std::string_view section_title(Section section) noexcept {
     case Section::kTask: return "Tasks";
     case Section::kQueue: return "Queues";
     case Section::kMutex: return "Mutexes";
+    case Section::kSpan: return "Spans (schema display rules)";
+    case Section::kEvent: return "Schema events";
+    case Section::kCounter: return "Counters (schema display rules)";
   }
   return "";
 }
@@ -93,8 +99,9 @@ TraceStats::Lookup TraceStats::find(std::string_view name) const {
                   "'; it has: " + keys_of(*row)};
     }
   }
-  static constexpr Section kNamed[] = {Section::kCore,  Section::kIsr,  Section::kMarker, Section::kValue,
-                                       Section::kTask,  Section::kQueue, Section::kMutex};
+  static constexpr Section kNamed[] = {Section::kCore,  Section::kIsr,   Section::kMarker, Section::kValue,
+                                       Section::kTask,  Section::kQueue, Section::kMutex,  Section::kSpan,
+                                       Section::kEvent, Section::kCounter};
   const bool known_word =
       std::any_of(std::begin(kNamed), std::end(kNamed), [&](Section s) { return section_word(s) == word; });
   if (known_word && word.size() < name.size()) {

@@ -40,7 +40,9 @@ struct Figure {
   std::optional<Where> at;
 };
 
-enum class Section : std::uint8_t { kTrace, kCore, kIsr, kMarker, kValue, kTask, kQueue, kMutex };
+// kSpan, kEvent and kCounter: events of a schema loaded at run time, as their
+// display rules show them (spans by span name, instants by event, counters by track).
+enum class Section : std::uint8_t { kTrace, kCore, kIsr, kMarker, kValue, kTask, kQueue, kMutex, kSpan, kEvent, kCounter };
 
 /// A bin of a series over time (CPU load, a value marker): its smallest and
 /// largest value, or nothing in it.

@@ -76,6 +76,17 @@ TraceInterpreter::RuleState& TraceInterpreter::rule_state(const RuntimeEvent& ev
     if (rule.kind == DisplayKind::kSpanBegin || rule.kind == DisplayKind::kSpanEnd) {
       state.open = &open_spans_[rule.span_name];  // map values stay where they are
     }
+    if (stats_ != nullptr) {
+      if (rule.kind == DisplayKind::kSpanBegin || rule.kind == DisplayKind::kSpanEnd) {
+        const auto [found, added] = span_stats_.try_emplace(rule.span_name, StatsCollector::kNone);
+        if (added) {
+          found->second = stats_->add_schema_span(rule.span_name);
+        }
+        state.stats = found->second;
+      } else if (rule.kind == DisplayKind::kInstant && !event.info.is_metadata) {
+        state.stats = stats_->add_schema_event(std::string{event.info.name});
+      }
+    }
   }
   cached = {&event, &state};
   return state;
@@ -112,6 +123,7 @@ TraceInterpreter::DisplayTrack& TraceInterpreter::display_track(const DynamicEve
     } else {
       name = kind == TrackKind::kCounter ? std::string{e.info().name} : std::string{kOtherEvents};
     }
+    const std::string stats_name = name;  // rules name a counter without its unit
     if (kind == TrackKind::kCounter && !rule.unit.empty()) {
       name += " (" + rule.unit + ")";
     }
@@ -132,6 +144,9 @@ TraceInterpreter::DisplayTrack& TraceInterpreter::display_track(const DynamicEve
         track->id = c.core.events_track;
       } else {
         track->id = timeline_.add_track(parent, kind, name);
+      }
+      if (stats_ != nullptr && kind == TrackKind::kCounter) {
+        track->stats = stats_->add_counter(stats_name);
       }
       display_tracks_by_name_.emplace(std::move(global_key), track);
     }
@@ -207,6 +222,9 @@ void TraceInterpreter::show_dynamic(const DynamicEvent& e, Context& c) {
   const NameId name = display_name(e, state, literal);
   if (rule.kind == DisplayKind::kInstant) {
     timeline_.instant(ts_ns, track.id, name, args_, literal);
+    if (stats_ != nullptr && state.stats != StatsCollector::kNone) {
+      stats_->schema_event(state.stats, ts_ns);
+    }
     return;
   }
   timeline_.slice_begin(ts_ns, track.id, name, args_, literal);
@@ -219,6 +237,10 @@ void TraceInterpreter::show_dynamic(const DynamicEvent& e, Context& c) {
   ref.key.add_fields(e.fields, state.span_key);
   ref.track = &track;
   ref.serial = span.serial;
+  ref.begin_ns = ts_ns;
+  if (stats_ != nullptr) {
+    stats_->schema_span_begin(state.stats);
+  }
 }
 
 void TraceInterpreter::display_span_end(const DynamicEvent& e, RuleState& state, Context& c) {
@@ -237,6 +259,9 @@ void TraceInterpreter::display_span_end(const DynamicEvent& e, RuleState& state,
   }
   DisplayTrack& track = *open[at - 1].track;
   const std::uint64_t serial = open[at - 1].serial;
+  if (stats_ != nullptr) {
+    stats_->schema_span_end(state.stats, open[at - 1].begin_ns, c.ts_ns);
+  }
   open.erase(open.begin() + static_cast<std::ptrdiff_t>(at - 1));
   std::size_t index = track.open.size() - 1;
   while (track.open[index].serial != serial) {
@@ -270,12 +295,15 @@ void TraceInterpreter::display_counter(const DynamicEvent& e, RuleState& state, 
     return;  // an optional value left out, with no default: no sample
   }
   const DisplayTrack& track = display_track(e, state, c, TrackKind::kCounter);
+  double sample = 0;
   switch (value_kind(v.info->type)) {
     case ValueKind::kFloat:
       timeline_.counter_double(c.ts_ns, track.id, v.f);
+      sample = v.f;
       break;
     case ValueKind::kSigned:
       timeline_.counter(c.ts_ns, track.id, v.s);
+      sample = static_cast<double>(v.s);
       break;
     default:
       if (v.u <= static_cast<std::uint64_t>(INT64_MAX)) {
@@ -283,7 +311,11 @@ void TraceInterpreter::display_counter(const DynamicEvent& e, RuleState& state, 
       } else {
         timeline_.counter_double(c.ts_ns, track.id, static_cast<double>(v.u));
       }
+      sample = static_cast<double>(v.u);
       break;
+  }
+  if (stats_ != nullptr) {
+    stats_->counter(track.stats, c.ts_ns, sample);
   }
 }
 

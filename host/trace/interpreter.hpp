@@ -149,11 +149,13 @@ class TraceInterpreter {
   struct DisplayTrack {
     TrackId id = 0;
     std::vector<OpenSpan> open;  // innermost last
+    StatsCollector::Index stats = StatsCollector::kNone;  // a counter track's figures
   };
   struct OpenRef {  // a span that is open, on its track
     FieldKey key;  // its key field values
     DisplayTrack* track;
     std::uint64_t serial;
+    std::uint64_t begin_ns;
   };
   struct TextHash {
     using is_transparent = void;
@@ -172,6 +174,7 @@ class TraceInterpreter {
     RecentKeys<NameId> recent_names;             // by the name template's values
     ByText<DisplayTrack*> tracks;                // the same, all of them (FieldKey::bytes())
     ByText<NameId> names;
+    StatsCollector::Index stats = StatsCollector::kNone;  // its span's figures, or its instants'
   };
 
   // ---- dispatch ---------------------------------------------------------------
@@ -306,6 +309,7 @@ class TraceInterpreter {
   std::deque<DisplayTrack> display_tracks_;
   ByText<DisplayTrack*> display_tracks_by_name_;  // by parent, kind and name
   ByText<std::vector<OpenRef>> open_spans_;        // by span name
+  ByText<StatsCollector::Index> span_stats_;       // by span name
   FieldKey key_;                                   // scratch
   std::uint64_t next_span_serial_ = 0;
   NameId diag_message_name_ = 0;

@@ -263,5 +263,71 @@ class ConvWithSchemas(RuntimeSchemaCase):
         self.assertEqual(slices, [("job 1 LAB_ON", 10, 30), ("job 2 LAB_ON", 20, 30), ("job 2 LAB_ON", 30, 40)])
 
 
+class AnalysisWithSchemas(RuntimeSchemaCase):
+    """stats, check and report decode user events with --schema (and the
+    search path) and give figures for them as their display rules show them:
+    spans by span name, counters by track, instants by event."""
+
+    def stats(self, trace, *extra):
+        proc = run(["stats", "--json", "--no-progress", *extra, str(trace)])
+        self.assertExit(proc, 0)
+        return json.loads(proc.stdout)["figures"]
+
+    def test_figures_of_spans_counters_and_instants(self):
+        figures = self.stats(self.lab(), "--schema", str(DESCRIPTOR))
+        ours = {k: v for k, v in figures.items() if k.split(".")[0] in ("span", "counter", "event")}
+        self.assertEqual({k: v for k, v in ours.items() if k.startswith("span.")}, {
+            "span.job.count": 2, "span.job.open": 0, "span.job.duration.min": 200, "span.job.duration.max": 600,
+            "span.job.duration.mean": 400, "span.job.duration.total": 800, "span.job.duration.p50": 200,
+            "span.job.duration.p90": 600, "span.job.duration.p99": 600, "span.job.rate": figures["span.job.rate"]})
+        self.assertEqual({k: ours[f"counter.motor 1 speed.{k}"] for k in ("count", "min", "max", "mean", "first", "last")},
+                         {"count": 2, "min": 1480, "max": 1500.5, "mean": 1490.25, "first": 1500.5, "last": 1480})
+        self.assertEqual([ours[f"counter.level 3.{k}"] for k in ("min", "max", "first", "last")], [-40, 12, -40, 12])
+        self.assertEqual(ours["counter.motor 2 speed.count"], 1)
+        # Instants of every timed user event (by rule or by default); metadata events are not counted.
+        counts = {k[len("event."):-len(".count")]: v for k, v in ours.items() if k.endswith(".count") and
+                  k.startswith("event.")}
+        self.assertEqual(counts, {"lab_state": 2, "lab_note": 1, "lab_integers": 1, "lab_wide": 1,
+                                  "lab_optional": 1, "lab_tick": 1})
+
+    def test_spans_are_timed_by_their_pairs_even_when_split_on_the_track(self):
+        trace = self.tmp / "spans.bin"
+        make_trace("lab-spans", trace)
+        figures = self.stats(trace, "--schema", str(DESCRIPTOR))
+        # job 1 [10, 30] and job 2 [20, 40]: not nested, split on the track, but each timed whole;
+        # the end of job 9, which never began, is no span.
+        self.assertEqual([figures[f"span.job.{k}"] for k in ("count", "open")], [2, 0])
+        self.assertEqual([figures[f"span.job.duration.{k}"] for k in ("min", "max")], [20, 20])
+
+    def test_the_search_path_gives_the_figures_with_no_flag(self):
+        trace = self.lab()
+        shutil.copy(DESCRIPTOR, self.tmp / "tband_schema.json")
+        self.assertEqual(self.stats(trace)["span.job.count"], 2)
+
+    def test_check_holds_rules_over_user_figures(self):
+        rules = self.tmp / "rules.yaml"
+        rules.write_text("rules:\n  - span.job.duration.max <= 600ns\n  - counter.motor 1 speed.max < 1500\n"
+                         "  - event.lab_state.count == 2\n")
+        proc = run(["check", "--no-progress", "--schema", str(DESCRIPTOR), "--rules", str(rules), str(self.lab())])
+        self.assertExit(proc, 1)
+        out = proc.stdout.decode()
+        self.assertIn("PASS  span.job.duration.max <= 600ns  (600 ns)", out)
+        self.assertIn("FAIL  counter.motor 1 speed.max < 1500\n      counter.motor 1 speed.max is 1500.5", out)
+        self.assertIn("PASS  event.lab_state.count == 2  (2)", out)
+        # Without the schema the user events are unknown ids: no such figures, and the rule says so.
+        without = run(["check", "--no-progress", "--rules", str(rules), str(self.lab())])
+        self.assertExit(without, 1)
+        self.assertIn("FAIL  span.job.duration.max <= 600ns", without.stdout.decode())
+        self.assertIn("no span", without.stdout.decode().lower())
+
+    def test_report_plots_user_counters(self):
+        page = self.tmp / "report.html"
+        proc = run(["report", "--no-progress", "--schema", str(DESCRIPTOR), str(self.lab()), "-o", str(page)])
+        self.assertExit(proc, 0)
+        html = page.read_text()
+        self.assertIn("<h3>motor 1 speed</h3><svg", html)
+        self.assertIn("Spans (schema display rules)", html)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -158,6 +158,11 @@ class ExampleProject(unittest.TestCase):
         stalled = view.track("motor 1", "")["slices"][-1]
         self.assertTrue(alerts[1]["ts"] <= stalled["end"] < alerts[1]["ts"] + 1_000_000,
                         "the stalled move ends in the tick that raised the alert")
+        # The project's CI step: its rules over its own events' figures hold, JUnit says so.
+        junit = trace.with_suffix(".junit.xml")
+        run([self.tband, "check", "--mode", "bare-metal", "--schema", descriptor, "--rules",
+             EXAMPLE / "ci" / "rules.yaml", "--junit", junit, trace])
+        self.assertIn('failures="0"', junit.read_text())
         events = json.loads(chrome.read_text())["traceEvents"]
         ends = [e.get("args") for e in events if e["ph"] == "E" and e.get("args", {}).get("reached") is not None]
         self.assertEqual(ends, [{"reached": reached, "error": end - target}
