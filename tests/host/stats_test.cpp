@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "convert_helper.hpp"
+#include "scheduler_trace.hpp"
 #include "stats/trace_analysis.hpp"
 
 namespace tband::test {
@@ -348,45 +349,11 @@ TEST(Stats, TraceHealth) {
 
 // ---- FreeRTOS -----------------------------------------------------------------------------
 
-// tests/host/freertos_test.cpp's scheduler trace, in ns: sender runs
+// The scheduler trace (support/scheduler_trace.hpp), in ns: sender runs
 // 1000-1300 and 1800-2000, receiver 1300-1600, IDLE 1600-1800 and from 2000
 // to the end (2000). The core is scheduled from 1000: 1000 ns.
 TEST(Stats, FreeRtosTasksQueuesAndMutexes) {
-  TraceBuilder t;
-  t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 10); })
-      .add([](std::uint8_t* b) { return enc::encode_task_name(b, 1, "IDLE"); })
-      .add([](std::uint8_t* b) { return enc::encode_task_is_idle_task(b, 1, 0); })
-      .add([](std::uint8_t* b) { return enc::encode_task_name(b, 2, "sender"); })
-      .add([](std::uint8_t* b) { return enc::encode_task_name(b, 3, "receiver"); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_name(b, 10, "jobs"); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_kind(b, 10, enc::FrQueueKind::FRQK_QUEUE); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_name(b, 11, "bus_lock"); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_kind(b, 11, enc::FrQueueKind::FRQK_MUTEX); })
-      .add([](std::uint8_t* b) { return enc::encode_task_evtmarker_name(b, 5, 2, "produce"); })
-      .add([](std::uint8_t* b) { return enc::encode_task_created(b, 10, 2); })
-      .add([](std::uint8_t* b) { return enc::encode_task_created(b, 12, 3); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_cur_length(b, 15, 10, 0); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_cur_length(b, 16, 11, 1); })
-      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 100, 2); })
-      .add([](std::uint8_t* b) { return enc::encode_task_evtmarker_begin(b, 101, 5, "batch"); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_receive(b, 102, 11, 0); })  // takes the mutex
-      .add([](std::uint8_t* b) { return enc::encode_queue_send(b, 110, 10, 1); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_send(b, 120, 10, 2); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_send(b, 125, 11, 1); })  // gives it
-      .add([](std::uint8_t* b) { return enc::encode_task_evtmarker_end(b, 126, 5); })
-      .add([](std::uint8_t* b) { return enc::encode_task_to_rdy_state(b, 127, 3); })
-      .add([](std::uint8_t* b) { return enc::encode_curtask_delay(b, 128, 50); })
-      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 130, 3); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_receive(b, 140, 10, 1); })
-      .add([](std::uint8_t* b) { return enc::encode_queue_receive(b, 150, 10, 0); })
-      .add([](std::uint8_t* b) { return enc::encode_curtask_block_on_queue_receive(b, 155, 10, 100); })
-      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 160, 1); })
-      .add([](std::uint8_t* b) { return enc::encode_task_to_rdy_state(b, 178, 2); })
-      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 180, 2); })
-      .add([](std::uint8_t* b) { return enc::encode_task_suspended(b, 190, 3); })
-      .add([](std::uint8_t* b) { return enc::encode_task_deleted(b, 195, 2); })
-      .add([](std::uint8_t* b) { return enc::encode_task_switched_in(b, 200, 1); });
-  const Analysis a = analyze_trace(t, "stats_freertos");
+  const Analysis a = analyze_trace(scheduler_trace(), "stats_freertos");
   const TraceStats& s = a.stats;
   EXPECT_EQ(value(s, "diagnostics"), 0.0) << a.result.diagnostics.summary();
   EXPECT_EQ(value(s, "task.sender.cpu"), 50.0);
