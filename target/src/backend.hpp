@@ -6,6 +6,8 @@
 //   kReportsCheckEnabled   the slow path checks the on/off switch (one core)
 //   class Writer           ctor(core); deliver(frame, len, is_metadata) hands an
 //                          encoded frame over: kDelivered, kDropped or kFull;
+//                          deliver_report(frame, len) the same for a report
+//                          the tracer adds (no hook call);
 //   kEncodesInPlace        in-place backends also have write<kMaxFramedLen>(encode),
 //                          which encodes straight into the backend's buffer
 //   accepting()            tracing is on (a hint, checked without the lock)

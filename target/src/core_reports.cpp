@@ -17,7 +17,7 @@ Delivery send_report(unsigned core, std::uint32_t spec) noexcept {
   core = known_core(core);
   CoreFrames& frames = per_core(g_frames, core);
   const std::size_t len = enc::encode_fields(frames.report, spec, frames.fields, nullptr);
-  return backend::Writer(core).deliver(frames.report, len, false);
+  return backend::Writer(core).deliver_report(frames.report, len);
 }
 
 static_assert(enc::DroppedEvtCnt::kMaxFramedLen <= kMaxReportFramedLen &&
