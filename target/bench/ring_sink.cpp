@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <vector>
 
+#if !defined(BENCH_FREESTANDING)  // the Cortex-M4 count (cm4/hook_count.cpp) has no C++ library
+#include <vector>
 std::vector<std::uint8_t> g_bench_recorded;  // unused here; tband_hook_bench.cpp links against it
+#endif
 
 inline constexpr std::size_t kBenchRingSize = std::size_t{1} << 16;
 extern "C" {
