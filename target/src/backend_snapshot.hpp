@@ -39,7 +39,7 @@ class Writer {
   /// Encodes in place while the longest frame still fits; near the end it
   /// encodes into the core's event buffer first and keeps the frame if it fits.
   /// One copy of the encoder either way: only its destination differs.
-  template <std::size_t kMaxFramedLen, class Encode>
+  template <std::size_t kMaxFramedLen, bool kIsEvent = true, class Encode>
   __attribute__((always_inline)) Delivery write(Encode&& encode) noexcept {
     const std::size_t used = snap_.used;
     const bool in_place = kSnapshotSize - used >= kMaxFramedLen;
@@ -50,6 +50,17 @@ class Writer {
       return Delivery::kDelivered;
     }
     return deliver(out, len, false);
+  }
+
+  /// The leaf fast path (hook_body.hpp, one core, built for speed): whether an
+  /// event of up to n framed bytes fits, and the event encoded straight in.
+  static bool room_for(std::size_t n) noexcept {
+    return kSnapshotSize >= n && g_snapshots[0].used <= kSnapshotSize - n;  // one compare with a constant
+  }
+  template <class Encode>
+  __attribute__((always_inline)) static void append_in_place(Encode&& encode) noexcept {
+    SnapshotBuffer& snap = g_snapshots[0];
+    snap.used += encode(snap.data + snap.used);
   }
 
  private:

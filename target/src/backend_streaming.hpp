@@ -71,12 +71,27 @@ class Writer {
     }
   }
 
-  /// Encodes straight into the staging buffer (staged streams only).
-  template <std::size_t kMaxFramedLen, class Encode>
+  /// Encodes straight into the staging buffer (staged streams only); a
+  /// report (kIsEvent false) is not counted if its batch is dropped.
+  template <std::size_t kMaxFramedLen, bool kIsEvent = true, class Encode>
   __attribute__((always_inline)) Delivery write(Encode&& encode) noexcept {
     g_staging.used += encode(reserve(kMaxFramedLen));
-    ++g_staging.events;
+    if constexpr (kIsEvent) {
+      ++g_staging.events;
+    }
     return Delivery::kDelivered;
+  }
+
+  /// The leaf fast path (hook_body.hpp, one core, built for speed; staged
+  /// streams only): whether an event of up to n framed bytes fits without a
+  /// flush, and the event encoded straight in.
+  static bool room_for(std::size_t n) noexcept {
+    return kStagingSize >= n && g_staging.used <= kStagingSize - n;  // one compare with a constant
+  }
+  template <class Encode>
+  __attribute__((always_inline)) static void append_in_place(Encode&& encode) noexcept {
+    g_staging.used += encode(g_staging.data + g_staging.used);
+    ++g_staging.events;
   }
 
  private:
