@@ -1,22 +1,36 @@
 #!/usr/bin/env python3
-"""Instructions per hook call: tband against barectf's generated tracer.
+"""Instructions per hook call: tband against barectf's generated tracer, bytes stored.
 
-Builds both tracers at -O2 with the same harness (hook_loops.hpp) on the
+Builds the tracers at -O2 with the same harness (hook_loops.hpp) on the
 benchmark mix (bench/benchmark_mix.hpp), runs each under valgrind's callgrind,
 and reports instructions per call of isr_enter, isr_exit, evtmarker_begin(1,
 "acq"), evtmarker_end and valmarker, and their average over the mix: the
 inclusive instruction count of a loop making the calls minus that of the same
-loop without them, divided by the number of calls. tband streams into a no-op
-sink in another translation unit; barectf writes into its packet buffer and
-drops full packets. A second run of each records the trace, for bytes per
-event, and checks that tband wrote the stream the reference tracer writes.
+loop without them, divided by the number of calls.
+
+Every tracer in the main table stores its bytes in RAM, side by side in one run:
+  - tband, streaming: the stream hook (ring_sink.cpp, another translation
+    unit) copies each frame into a 64 KiB RAM ring;
+  - tband, streaming through its staging buffer (config_staged/): frames are
+    encoded into the tracer's 1 KiB staging buffer, and the same stream hook
+    copies a full buffer into the ring at once;
+  - tband, snapshot backend (config_snapshot/, a buffer the run does not fill);
+  - barectf 3, compact configuration (1-byte event type id) and default
+    configuration (8-byte id): events written into 4 KiB packets, full packets
+    kept (a ring of 16 packet buffers, no copy).
+A separate, labelled row gives tband streaming into a sink that throws the
+bytes away (noop_sink.cpp): what the tracer alone costs.
+
+A second run of each records the trace, for bytes per event, and checks that
+every tband configuration wrote the trace the reference tracer writes.
 
 Then the FreeRTOS module's hooks, the same way (freertos_hook_bench.cpp,
-config_freertos/): instructions per call of every hook the kernel's trace
-macros call and of the task-local markers, next to isr_enter in the same run.
+config_freertos/, the discarding sink): instructions per call of every hook the
+kernel's trace macros call and of the task-local markers, next to isr_enter in
+the same run.
 
   target/bench/run_hook_bench.py [--out DIR] [--cycles N] [--markdown FILE]
-                                 [--freertos-markdown FILE]
+                                 [--freertos-markdown FILE] [--no-freertos]
 
 Needs g++, gcc, valgrind and barectf (Debian: valgrind, python3-barectf).
 """
@@ -32,10 +46,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "target" / "bench"
 KINDS = ["isr_enter", "isr_exit", "evtmarker_begin", "evtmarker_end", "valmarker"]
 LABELS = {"evtmarker_begin": 'evtmarker_begin(1, "acq")'}
-# Measured on this kind of machine for the reference Tonbandgeraet C tracer
-# built the same way (issue 3).
-REFERENCE = {"isr_enter": 141, "isr_exit": 141, "evtmarker_begin": 193, "evtmarker_end": 141, "valmarker": 183,
-             "mix": 161}
 
 
 def run(cmd: list[str], cwd: Path | None = None) -> str:
@@ -45,9 +55,10 @@ def run(cmd: list[str], cwd: Path | None = None) -> str:
     return result.stdout
 
 
-def build_tband(out: Path, config: str, main: str, sinks: list[str]) -> list[Path]:
+def build_tband(out: Path, config: str, main: str, sinks: list[str | None]) -> list[Path]:
     """The tracer with target/bench/<config>/tband_config.h and the benchmark
-    program <main>.cpp, linked once with each sink; one binary per sink."""
+    program <main>.cpp, linked once with each sink (None: none, for the
+    snapshot backend); one binary per sink."""
     gen = out / "generated"
     run([sys.executable, "-m", "codegen", "--quiet", "--schema-dir", str(ROOT / "schema"), "--out", str(gen)], cwd=ROOT)
     flags = ["-std=c++17", "-O2", "-fno-exceptions", "-fno-rtti", f"-I{ROOT / 'target/include'}",
@@ -57,27 +68,33 @@ def build_tband(out: Path, config: str, main: str, sinks: list[str]) -> list[Pat
         obj = out / f"{config}_{source.stem}.o"
         run(["g++", *flags, "-c", str(source), "-o", str(obj)])
         objects.append(str(obj))
-    run(["g++", *flags, "-c", str(BENCH / f"{main}.cpp"), "-o", str(out / f"{main}.o")])
+    main_obj = out / f"{config}_{main}.o"
+    run(["g++", *flags, "-c", str(BENCH / f"{main}.cpp"), "-o", str(main_obj)])
     binaries = []
     for sink in sinks:
-        run(["g++", "-std=c++17", "-O2", "-c", str(BENCH / f"{sink}.cpp"), "-o", str(out / f"{sink}.o")])
-        binary = out / f"{main}_{sink}"
-        run(["g++", *objects, str(out / f"{main}.o"), str(out / f"{sink}.o"), "-o", str(binary)])
+        sink_objs = []
+        if sink is not None:
+            sink_objs = [str(out / f"{sink}.o")]
+            run(["g++", "-std=c++17", "-O2", "-c", str(BENCH / f"{sink}.cpp"), "-o", sink_objs[0]])
+        binary = out / f"{config}_{main}_{sink or 'alone'}"
+        run(["g++", *objects, str(main_obj), *sink_objs, "-o", str(binary)])
         binaries.append(binary)
     return binaries
 
 
-def build_barectf(out: Path) -> tuple[Path, Path]:
-    code = out / "barectf"
+def build_barectf(out: Path, config: str) -> tuple[Path, Path]:
+    """barectf's tracer for target/bench/barectf/<config>.yaml: the measured
+    binary and the recording one."""
+    code = out / f"barectf_{config}"
     code.mkdir(exist_ok=True)
     run(["barectf", "gen", f"--code-dir={code}", f"--headers-dir={code}", f"--metadata-dir={code}",
-         str(BENCH / "barectf/config.yaml")])
-    run(["gcc", "-std=c99", "-O2", "-c", str(code / "barectf.c"), "-o", str(out / "barectf.o")])
+         str(BENCH / f"barectf/{config}.yaml")])
+    run(["gcc", "-std=c99", "-O2", "-c", str(code / "barectf.c"), "-o", str(code / "barectf.o")])
     binaries = []
-    for variant, defines in [("noop", []), ("record", ["-DBENCH_RECORD"])]:
-        binary = out / f"barectf_hook_bench_{variant}"
+    for variant, defines in [("measure", []), ("record", ["-DBENCH_RECORD"])]:
+        binary = out / f"barectf_{config}_hook_bench_{variant}"
         run(["g++", "-std=c++17", "-O2", *defines, f"-I{code}", f"-I{ROOT / 'bench'}", f"-I{BENCH}",
-             str(BENCH / "barectf_hook_bench.cpp"), str(out / "barectf.o"), "-o", str(binary)])
+             str(BENCH / "barectf_hook_bench.cpp"), str(code / "barectf.o"), "-o", str(binary)])
         binaries.append(binary)
     return binaries[0], binaries[1]
 
@@ -152,42 +169,90 @@ def bytes_per_event(binary: Path, cycles: int, out: Path) -> tuple[float, str]:
     return size / events, line
 
 
+# The main table's rows: (label, tracer), tband's from build_tband, barectf's
+# from build_barectf; the discarding sink's row comes after, labelled apart.
+TBAND_STORED = [
+    ("stream_ring", "tband, streaming: the stream hook copies each frame into a RAM ring"),
+    ("stream_staged", "tband, streaming through the 1 KiB staging buffer into the same RAM ring"),
+    ("snapshot", "tband, snapshot backend"),
+]
+BARECTF = [
+    ("config_compact", "barectf 3.1, compact (1-byte event id), packets kept"),
+    ("config", "barectf 3.1, default (8-byte event id), packets kept"),
+]
+DISCARD_LABEL = "not stored: tband, streaming into a sink that drops the bytes"
+MIX_TARGET = 75.0  # instructions per call, mix average (issue 14)
+SNAPSHOT_MARGIN = 1.10  # snapshot at most 10 % above streaming (issue 14)
+
+
+def table_row(label: str, figures: dict[str, float], bytes_per_evt: float) -> str:
+    cells = " | ".join(f"{figures[kind]:.1f}" for kind in KINDS + ["mix"])
+    return f"| {label} | {cells} | {bytes_per_evt:.2f} |"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "hook_bench")
     parser.add_argument("--cycles", type=int, default=100000, help="cycles of the five-call mix")
     parser.add_argument("--markdown", type=Path, help="also write the table here")
     parser.add_argument("--freertos-markdown", type=Path, help="also write the FreeRTOS hooks' table here")
+    parser.add_argument("--no-freertos", action="store_true", help="skip the FreeRTOS hooks' table")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
 
-    tband_noop, tband_record = build_tband(args.out, "config", "tband_hook_bench", ["noop_sink", "record_sink"])
-    barectf_noop, barectf_record = build_barectf(args.out)
-    ours = instructions_per_call(tband_noop, args.cycles, args.out)
-    theirs = instructions_per_call(barectf_noop, args.cycles, args.out)
-    ours_bytes, ours_line = bytes_per_event(tband_record, args.cycles, args.out)
-    theirs_bytes, _ = bytes_per_event(barectf_record, args.cycles, args.out)
+    # Binaries: (measured, recording) per tracer.
+    ring, discard, record = build_tband(args.out, "config", "tband_hook_bench",
+                                        ["ring_sink", "noop_sink", "record_sink"])
+    staged_ring, staged_record = build_tband(args.out, "config_staged", "tband_hook_bench",
+                                             ["ring_sink", "record_sink"])
+    (snapshot,) = build_tband(args.out, "config_snapshot", "tband_hook_bench", [None])
+    tband = {"stream_ring": (ring, record), "stream_staged": (staged_ring, staged_record),
+             "snapshot": (snapshot, snapshot)}
+    barectf = {config: build_barectf(args.out, config) for config, _ in BARECTF}
 
-    rows = ["| Call | tband | barectf | reference tracer (issue 3) |", "| --- | --- | --- | --- |"]
-    for kind in KINDS + ["mix"]:
-        label = "average over the mix" if kind == "mix" else LABELS.get(kind, kind)
-        rows.append(f"| {label} | {ours[kind]:.1f} | {theirs[kind]:.1f} | {REFERENCE[kind]} |")
-    rows.append(f"| bytes per event | {ours_bytes:.2f} | {theirs_bytes:.2f} | |")
+    figures: dict[str, dict[str, float]] = {}
+    sizes: dict[str, float] = {}
+    same = True
+    for key, (measured, recording) in list(tband.items()) + list(barectf.items()):
+        figures[key] = instructions_per_call(measured, args.cycles, args.out)
+        sizes[key], line = bytes_per_event(recording, args.cycles, args.out)
+        if key in tband:
+            print(f"{key}: {line}")
+            same = same and "reference_trace same" in line
+    figures["discard"] = instructions_per_call(discard, args.cycles, args.out)
+
+    header = " | ".join(LABELS.get(kind, kind) for kind in KINDS)
+    rows = [f"| Tracer (bytes stored in RAM) | {header} | average over the mix | bytes per event |",
+            "| --- |" + " --- |" * (len(KINDS) + 2)]
+    for key, label in TBAND_STORED + BARECTF:
+        rows.append(table_row(label, figures[key], sizes[key]))
+    rows.append(table_row(DISCARD_LABEL, figures["discard"], sizes["stream_ring"]))
     table = "\n".join(rows) + "\n"
-    print(f"instructions per call (callgrind, -O2, {args.cycles} cycles of the mix, loop overhead subtracted)\n")
+    print(f"\ninstructions per call (callgrind, -O2, {args.cycles} cycles of the mix, loop overhead subtracted)\n")
     print(table)
-    print(f"tband trace: {ours_line}")
+
+    # The issue's targets, as measured in this run.
+    compact = figures["config_compact"]
+    for key, label in TBAND_STORED:
+        ours = figures[key]
+        beaten = [kind for kind in KINDS if ours[kind] < compact[kind]]
+        print(f"{key}: fewer than barectf (compact) on {len(beaten)} of {len(KINDS)} hooks"
+              f"{'' if len(beaten) == len(KINDS) else ' (not on ' + ', '.join(k for k in KINDS if k not in beaten) + ')'}"
+              f"; mix {ours['mix']:.1f} {'<=' if ours['mix'] <= MIX_TARGET else '>'} {MIX_TARGET:.0f}")
+    for stream in ("stream_ring", "stream_staged"):
+        ratio = figures["snapshot"]["mix"] / figures[stream]["mix"]
+        print(f"snapshot / {stream} (mix): {ratio:.3f} ({'within' if ratio <= SNAPSHOT_MARGIN else 'not within'} 10 %)")
     if args.markdown:
         args.markdown.write_text(table)
-    freertos = freertos_table(args.out, args.cycles)
-    print(f"\nFreeRTOS module: instructions per call (callgrind, -O2, {args.cycles} calls of each hook, "
-          f"{CREATION_CALLS} of each creation hook, loop overhead subtracted)\n")
-    print(freertos)
-    if args.freertos_markdown:
-        args.freertos_markdown.write_text(freertos)
-    same = "reference_stream same" in ours_line
+    if not args.no_freertos:
+        freertos = freertos_table(args.out, args.cycles)
+        print(f"\nFreeRTOS module: instructions per call (callgrind, -O2, {args.cycles} calls of each hook, "
+              f"{CREATION_CALLS} of each creation hook, loop overhead subtracted)\n")
+        print(freertos)
+        if args.freertos_markdown:
+            args.freertos_markdown.write_text(freertos)
     if not same:
-        print("error: tband did not write the reference tracer's stream", file=sys.stderr)
+        print("error: tband did not write the reference tracer's trace", file=sys.stderr)
     return 0 if same else 1
 
 

@@ -1,9 +1,11 @@
-// The tband side of target/bench/run_hook_bench.py: the streaming backend
-// into a sink in another translation unit (noop_sink.cpp: does nothing;
-// record_sink.cpp: keeps the bytes).
+// The tband side of target/bench/run_hook_bench.py, for the backend of the
+// configuration it is built with: streaming into a sink in another
+// translation unit (ring_sink.cpp: copies the bytes into a RAM ring;
+// noop_sink.cpp: does nothing; record_sink.cpp: keeps every byte), or the
+// snapshot backend (its own buffer).
 //   tband_hook_bench measure [cycles]       every loop once, for callgrind
-//   tband_hook_bench trace FILE [cycles]    the mix once; writes the stream to
-//                                           FILE and checks it is the stream the
+//   tband_hook_bench trace FILE [cycles]    the mix once; writes the trace to
+//                                           FILE and checks it is the trace the
 //                                           reference tracer writes for these calls
 #include <cstdio>
 #include <cstdlib>
@@ -35,13 +37,18 @@ void append(std::vector<std::uint8_t>& out, const std::uint8_t* frame, std::size
   out.insert(out.end(), frame, frame + len);
 }
 
-// What the reference tracer streams for these calls: core_id(0) when streaming
-// starts, then every event, with a dropped_evt_cnt(0) before the first and
-// then before every 51st (tband_configTRACE_DROP_CNT_EVERY 50 between).
-std::vector<std::uint8_t> reference_stream(const std::vector<MixStep>& steps) {
+constexpr bool kStreaming = tband_configUSE_BACKEND_STREAMING == 1;
+
+// What the reference tracer writes for these calls: core_id(0) when streaming
+// starts (a snapshot has none), then every event, with a dropped_evt_cnt(0)
+// before the first and then before every 51st
+// (tband_configTRACE_DROP_CNT_EVERY 50 between).
+std::vector<std::uint8_t> reference_trace(const std::vector<MixStep>& steps) {
   std::vector<std::uint8_t> out;
   std::uint8_t frame[enc::kMaxFramedLen];
-  append(out, frame, enc::encode_core_id(frame, 0, 0));
+  if (kStreaming) {
+    append(out, frame, enc::encode_core_id(frame, 0, 0));
+  }
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const MixStep& s = steps[i];
     if (i % (tband_configTRACE_DROP_CNT_EVERY + 1) == 0) {
@@ -69,8 +76,13 @@ int main(int argc, char** argv) {
   const int cycles_arg = mode == "trace" ? 3 : 2;
   const std::size_t cycles = argc > cycles_arg ? std::strtoul(argv[cycles_arg], nullptr, 10) : 100000;
   const auto steps = bench::make_mix(cycles);
-  if (tband_start_streaming() != 0) {
-    std::fprintf(stderr, "tband_start_streaming failed\n");
+#if tband_configUSE_BACKEND_STREAMING == 1
+  const int started = tband_start_streaming();
+#else
+  const int started = tband_trigger_snapshot();
+#endif
+  if (started != 0) {
+    std::fprintf(stderr, "starting the backend failed (%d)\n", started);
     return 1;
   }
   if (mode == "measure") {
@@ -79,10 +91,18 @@ int main(int argc, char** argv) {
   }
   if (mode == "trace" && argc > 2) {
     bench::run_mix(steps);
+#if tband_configUSE_BACKEND_STREAMING == 1
+    (void)tband_stop_streaming();
+    const std::vector<std::uint8_t>& trace = g_bench_recorded;
+#else
+    (void)tband_stop_snapshot();
+    const volatile std::uint8_t* snapshot = tband_get_core_snapshot_buf(0);
+    const std::vector<std::uint8_t> trace(snapshot, snapshot + tband_get_core_snapshot_buf_amnt(0));
+#endif
     std::ofstream(argv[2], std::ios::binary)
-        .write(reinterpret_cast<const char*>(g_bench_recorded.data()), static_cast<std::streamsize>(g_bench_recorded.size()));
-    const bool same = g_bench_recorded == reference_stream(steps);
-    std::printf("events %zu bytes %zu reference_stream %s\n", steps.size(), g_bench_recorded.size(),
+        .write(reinterpret_cast<const char*>(trace.data()), static_cast<std::streamsize>(trace.size()));
+    const bool same = trace == reference_trace(steps);
+    std::printf("events %zu bytes %zu reference_trace %s\n", steps.size(), trace.size(),
                 same ? "same" : "DIFFERENT");
     return same ? 0 : 1;
   }

@@ -52,11 +52,15 @@ size_t tband_get_metadata_buf_amnt(unsigned int core_id);
 
 /* ---- Streaming backend ------------------------------------------------------
  * start: 0 ok, -1 already active, -2 the metadata could not be sent (not started).
- * restart: as start, without resending the metadata. stop: 0 ok, -1 not active. */
+ * restart: as start, without resending the metadata. stop: 0 ok, -1 not active.
+ * flush: with a staging buffer (tband_configBACKEND_STREAM_STAGING_BUF_SIZE),
+ * hands the frames staged so far to the stream hook (stop does too): 0 ok, -1
+ * the hook dropped them (counted); without one, 0. */
 #if tband_configUSE_BACKEND_STREAMING == 1
 int tband_start_streaming(void);
 int tband_restart_streaming(void);
 int tband_stop_streaming(void);
+int tband_flush_streaming(void);
 #endif
 
 /* ---- Snapshot backend -------------------------------------------------------
@@ -112,6 +116,7 @@ void tband_valmarker(uint32_t id, int64_t val);
 #define tband_start_streaming() (0)
 #define tband_restart_streaming() (0)
 #define tband_stop_streaming() (0)
+#define tband_flush_streaming() (0)
 #define tband_trigger_snapshot() (0)
 #define tband_stop_snapshot() (0)
 #define tband_reset_snapshot() (0)

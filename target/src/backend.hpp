@@ -6,7 +6,9 @@
 //   kReportsCheckEnabled   the slow path checks the on/off switch (one core)
 //   class Writer           ctor(core); deliver(frame, len, is_metadata) hands an
 //                          encoded frame over: kDelivered, kDropped or kFull;
-//   kEncodesInPlace        in-place backends also have write<kMaxFramedLen>(encode),
+//                          deliver_report(frame, len) the same for a report
+//                          the tracer adds (no hook call);
+//   kEncodesInPlace        in-place backends also have write<kMaxFramedLen[, kIsEvent]>(encode),
 //                          which encodes straight into the backend's buffer
 //   accepting()            tracing is on (a hint, checked without the lock)
 //   stop_because_full()    called after a write came back kFull

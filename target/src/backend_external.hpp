@@ -25,6 +25,9 @@ class Writer {
   Delivery deliver(const std::uint8_t* frame, std::size_t len, bool is_metadata) noexcept {
     return tband_portBACKEND_EXTERNAL_EVENT(frame, len, is_metadata) ? Delivery::kDropped : Delivery::kDelivered;
   }
+  Delivery deliver_report(const std::uint8_t* frame, std::size_t len) noexcept {
+    return deliver(frame, len, false);
+  }
 };
 
 inline void stop_because_full() noexcept {}

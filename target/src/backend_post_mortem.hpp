@@ -75,6 +75,9 @@ class Writer {
     pm_ring_append(core_, frame, len);
     return Delivery::kDelivered;
   }
+  Delivery deliver_report(const std::uint8_t* frame, std::size_t len) noexcept {
+    return deliver(frame, len, false);
+  }
 
  private:
   unsigned core_;

@@ -32,17 +32,35 @@ class Writer {
   Delivery deliver(const std::uint8_t* frame, std::size_t len, bool) noexcept {
     return snapshot_append(core_, frame, len);
   }
+  Delivery deliver_report(const std::uint8_t* frame, std::size_t len) noexcept {
+    return deliver(frame, len, false);
+  }
 
   /// Encodes in place while the longest frame still fits; near the end it
   /// encodes into the core's event buffer first and keeps the frame if it fits.
-  template <std::size_t kMaxFramedLen, class Encode>
-  Delivery write(Encode&& encode) noexcept {
-    if (kSnapshotSize - snap_.used >= kMaxFramedLen) {
-      snap_.used += encode(snap_.data + snap_.used);
+  /// One copy of the encoder either way: only its destination differs.
+  template <std::size_t kMaxFramedLen, bool kIsEvent = true, class Encode>
+  __attribute__((always_inline)) Delivery write(Encode&& encode) noexcept {
+    const std::size_t used = snap_.used;
+    const bool in_place = kSnapshotSize - used >= kMaxFramedLen;
+    std::uint8_t* out = in_place ? snap_.data + used : per_core(g_frames, core_).event;
+    const std::size_t len = encode(out);
+    if (__builtin_expect(in_place, 1)) {
+      snap_.used = used + len;
       return Delivery::kDelivered;
     }
-    std::uint8_t* frame = per_core(g_frames, core_).event;
-    return deliver(frame, encode(frame), false);
+    return deliver(out, len, false);
+  }
+
+  /// The leaf fast path (hook_body.hpp, one core, built for speed): whether an
+  /// event of up to n framed bytes fits, and the event encoded straight in.
+  static bool room_for(std::size_t n) noexcept {
+    return kSnapshotSize >= n && g_snapshots[0].used <= kSnapshotSize - n;  // one compare with a constant
+  }
+  template <class Encode>
+  __attribute__((always_inline)) static void append_in_place(Encode&& encode) noexcept {
+    SnapshotBuffer& snap = g_snapshots[0];
+    snap.used += encode(snap.data + snap.used);
   }
 
  private:

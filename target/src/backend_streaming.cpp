@@ -9,6 +9,24 @@
 namespace rt = tband::rt;
 namespace enc = tband::enc;
 
+namespace tband::rt::backend {
+
+bool flush_staged_frames(bool count_drops) noexcept {
+  const std::size_t used = g_staging.used;
+  const std::uint32_t events = g_staging.events;
+  g_staging.used = 0;
+  g_staging.events = 0;
+  if (used == 0 || !tband_portBACKEND_STREAM_DATA(g_staging.data, used)) {
+    return false;
+  }
+  if (count_drops) {
+    record_drops(0, events);
+  }
+  return true;
+}
+
+}  // namespace tband::rt::backend
+
 namespace {
 
 // Called inside the calling core's critical section: its report buffer and
@@ -35,7 +53,10 @@ bool send_metadata() noexcept {
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
       }
-      if (send_core_id(self, core) || (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used))) {
+      // A staged core_id goes out before the metadata buffer, which is streamed
+      // as it is; what start sends is no hook call, so a drop is not counted.
+      if (send_core_id(self, core) || rt::backend::flush_staging(false) ||
+          (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used))) {
         return true;
       }
       if (meta.lost_evts > 0) {
@@ -45,7 +66,7 @@ bool send_metadata() noexcept {
         }
       }
     }
-    return send_core_id(self, self);
+    return send_core_id(self, self) || rt::backend::flush_staging(false);
   }
 }
 
@@ -59,6 +80,21 @@ extern "C" int tband_restart_streaming(void) {
   return rt::start_tracing([] { return 0; });
 }
 
-extern "C" int tband_stop_streaming(void) { return rt::stop_tracing(); }
+extern "C" int tband_stop_streaming(void) {
+  return rt::with_state_lock([] {
+    if (!rt::disable_tracing()) {
+      return -1;
+    }
+    (void)rt::backend::flush_staging();  // no core writes any more (one core, in its critical section)
+    return 0;
+  });
+}
+
+extern "C" int tband_flush_streaming(void) {
+  tband_portENTER_CRITICAL_FROM_ANY();
+  const bool dropped = rt::backend::flush_staging();
+  tband_portEXIT_CRITICAL_FROM_ANY();
+  return dropped ? -1 : 0;
+}
 
 #endif

@@ -1,13 +1,49 @@
 // Streaming backend, event path: every frame goes to
-// tband_portBACKEND_STREAM_DATA(buf, len) as soon as it is encoded.
+// tband_portBACKEND_STREAM_DATA(buf, len) as soon as it is encoded; or, with
+// a staging buffer (tband_configBACKEND_STREAM_STAGING_BUF_SIZE > 0), frames
+// are encoded straight into it and handed over together when the next frame
+// might not fit, on tband_flush_streaming() and on stop: one hook call, and
+// one copy in the hook, for many frames.
 #pragma once
 
 #include "backend_session.hpp"
+#include "core_frames.hpp"
 #include "metadata_buffer.hpp"
 
 namespace tband::rt::backend {
 
-inline constexpr bool kEncodesInPlace = false;
+inline constexpr std::size_t kStagingSize = tband_configBACKEND_STREAM_STAGING_BUF_SIZE;
+inline constexpr bool kStaged = kStagingSize > 0;
+// The stream hook is called on the core whose frames it gets (a stream per
+// core); a staged frame could be left for another core to flush.
+static_assert(!kStaged || !kMultiCore,
+              "tband: the stream staging buffer (tband_configBACKEND_STREAM_STAGING_BUF_SIZE) needs one core");
+static_assert(!kStaged || kStagingSize >= enc::kMaxFramedLen,
+              "tband: tband_configBACKEND_STREAM_STAGING_BUF_SIZE must hold the longest frame (tband::enc::kMaxFramedLen)");
+
+struct StagingBuffer {
+  std::uint8_t data[kStaged ? kStagingSize : 1];
+  std::size_t used = 0;
+  std::uint32_t events = 0;  // the hook calls among the frames: counted if the stream hook drops them
+};
+
+inline StagingBuffer g_staging;
+
+/// Hands the staged frames to the stream hook and empties the buffer; if the
+/// hook drops them and count_drops, the events among them are counted as
+/// dropped (the next event reports the count). Inside the critical section. True if they
+/// were dropped.
+bool flush_staged_frames(bool count_drops) noexcept;
+inline bool flush_staging(bool count_drops = true) noexcept {
+  if constexpr (kStaged) {
+    return flush_staged_frames(count_drops);
+  } else {
+    (void)count_drops;
+    return false;  // nothing is ever staged
+  }
+}
+
+inline constexpr bool kEncodesInPlace = kStaged;
 inline bool accepting() noexcept { return tracing_enabled(); }
 
 class Writer {
@@ -15,7 +51,60 @@ class Writer {
   explicit Writer(unsigned) noexcept {}
 
   Delivery deliver(const std::uint8_t* frame, std::size_t len, bool) noexcept {
-    return tband_portBACKEND_STREAM_DATA(frame, len) ? Delivery::kDropped : Delivery::kDelivered;
+    if constexpr (kStaged) {
+      stage(frame, len);
+      ++g_staging.events;
+      return Delivery::kDelivered;
+    } else {
+      return tband_portBACKEND_STREAM_DATA(frame, len) ? Delivery::kDropped : Delivery::kDelivered;
+    }
+  }
+
+  /// A report (dropped_evt_cnt, metadata_overflow, core_id): no hook call, so
+  /// not counted if a staged batch is dropped.
+  Delivery deliver_report(const std::uint8_t* frame, std::size_t len) noexcept {
+    if constexpr (kStaged) {
+      stage(frame, len);
+      return Delivery::kDelivered;
+    } else {
+      return deliver(frame, len, false);
+    }
+  }
+
+  /// Encodes straight into the staging buffer (staged streams only); a
+  /// report (kIsEvent false) is not counted if its batch is dropped.
+  template <std::size_t kMaxFramedLen, bool kIsEvent = true, class Encode>
+  __attribute__((always_inline)) Delivery write(Encode&& encode) noexcept {
+    g_staging.used += encode(reserve(kMaxFramedLen));
+    if constexpr (kIsEvent) {
+      ++g_staging.events;
+    }
+    return Delivery::kDelivered;
+  }
+
+  /// The leaf fast path (hook_body.hpp, one core, built for speed; staged
+  /// streams only): whether an event of up to n framed bytes fits without a
+  /// flush, and the event encoded straight in.
+  static bool room_for(std::size_t n) noexcept {
+    return kStagingSize >= n && g_staging.used <= kStagingSize - n;  // one compare with a constant
+  }
+  template <class Encode>
+  __attribute__((always_inline)) static void append_in_place(Encode&& encode) noexcept {
+    g_staging.used += encode(g_staging.data + g_staging.used);
+    ++g_staging.events;
+  }
+
+ private:
+  /// Room for len more bytes, flushing first if there is not.
+  __attribute__((always_inline)) static std::uint8_t* reserve(std::size_t len) noexcept {
+    if (__builtin_expect(kStagingSize - g_staging.used < len, 0)) {
+      (void)flush_staging();  // a drop is counted there
+    }
+    return g_staging.data + g_staging.used;
+  }
+  static void stage(const std::uint8_t* frame, std::size_t len) noexcept {
+    copy_bytes(reserve(len), frame, len);
+    g_staging.used += len;
   }
 };
 

@@ -83,6 +83,14 @@ inline void record_drop(unsigned core) noexcept {
   per_core(g_core_reports, core).force();
 }
 
+/// Counts n events the backend lost at once (a staged batch the stream hook
+/// dropped); the core reports the new count before its next event.
+inline void record_drops(unsigned core, std::uint32_t n) noexcept {
+  add_shared(g_dropped_evts, n);
+  alert_other_cores(core);
+  per_core(g_core_reports, core).force();
+}
+
 /// A new tracing session: every core restarts its periodic counter, so the
 /// first event each core traces carries the dropped count (if periodic
 /// counting is on). Called with the state lock held, inside a critical section.

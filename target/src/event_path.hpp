@@ -100,7 +100,9 @@ __attribute__((always_inline)) inline void trace_in_place(unsigned core, Deliver
 __attribute__((always_inline)) inline void trace_frame(unsigned core, std::size_t len, bool is_metadata) noexcept {
   const std::uint8_t* frame = per_core(g_frames, core).event;
   if constexpr (backend::kEncodesInPlace) {  // reports must go into the buffer first
-    trace_in_place(core, [&](backend::Writer& writer) { return writer.deliver(frame, len, is_metadata); });
+    trace_in_place(core, [&](backend::Writer& writer) __attribute__((always_inline)) {
+      return writer.deliver(frame, len, is_metadata);
+    });
   } else {
     const backend::CoreLock lock(core);
     if (!lock.active()) {
@@ -140,7 +142,9 @@ __attribute__((always_inline)) inline void trace_event(unsigned core, std::uint6
   frames.fields[0] = ts;
   if constexpr (kEncodeInPlace) {
     if (!is_metadata) {
-      trace_in_place(core, [&](auto& writer) { return writer.template write<kMaxFramedLen>(encode); });
+      trace_in_place(core, [&](auto& writer) __attribute__((always_inline)) {
+        return writer.template write<kMaxFramedLen>(encode);
+      });
       return;
     }
   }

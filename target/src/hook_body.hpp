@@ -114,6 +114,18 @@ __attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std:
   }
 }
 
+/// Built for speed with one core and an in-place backend (snapshot, staged
+/// stream), an event hook's usual case is a leaf: no report due and room in
+/// the buffer, so it reads the timestamp and encodes straight into the
+/// buffer, with no call that would make it save registers. Anything else (a
+/// report due, tracing switched on or off, the buffer near its end, or a
+/// metadata event) leaves the critical section and runs the general body,
+/// trace_hook_general(), out of line, which looks at everything again.
+inline constexpr bool kLeafFastPath = kEncodeInPlace && !kMultiCore;
+
+/// The general body, out of line (hooks.cpp), for the leaf fast path's other cases.
+void trace_hook_general(std::uint32_t kind, std::uint32_t value, std::uint64_t payload) noexcept;
+
 /// The body: one critical section around the timestamp and the event path.
 __attribute__((always_inline)) inline void trace_hook_body(std::uint32_t kind, std::uint32_t value,
                                                            std::uint64_t payload) noexcept {
@@ -138,6 +150,35 @@ __attribute__((always_inline)) inline void trace_hook_body(std::uint32_t kind, s
   tband_portEXIT_CRITICAL_FROM_ANY();
 }
 
+/// The leaf fast path (kLeafFastPath), else the body. A template so that only
+/// in-place backends need the Writer's room_for() and append_in_place().
+template <class Writer = backend::Writer>
+__attribute__((always_inline)) inline void trace_hook_fast(std::uint32_t kind, std::uint32_t value,
+                                                           std::uint64_t payload) noexcept {
+  if constexpr (kLeafFastPath) {
+    if ((kind & kFieldsFrom) != 0) {  // metadata: kept in the metadata buffer too
+      trace_hook_general(kind, value, payload);
+      return;
+    }
+    tband_portENTER_CRITICAL_FROM_ANY();
+    CoreReports& reports = g_core_reports[0];
+    const std::uint32_t countdown = reports.countdown;
+    if (__builtin_expect(countdown == 1 || !Writer::room_for(enc::kMaxFramedLen), 0)) {
+      tband_portEXIT_CRITICAL_FROM_ANY();
+      trace_hook_general(kind, value, payload);  // counts the event itself
+      return;
+    }
+    reports.countdown = countdown - 1;
+    const std::uint64_t ts = tband_portTIMESTAMP();
+    Writer::append_in_place([&](std::uint8_t* out) __attribute__((always_inline)) {
+      return encode(out, nullptr, kind, 0, ts, value, payload);
+    });
+    tband_portEXIT_CRITICAL_FROM_ANY();
+  } else {
+    trace_hook_body(kind, value, payload);
+  }
+}
+
 /// kind: the event (above). value: its first integer field. payload: the
 /// second integer field, the string (as a pointer) or the 64-bit value. Three
 /// arguments that fit the registers keep each hook, built for size, down to a
@@ -151,7 +192,7 @@ void trace_hook(std::uint32_t kind, std::uint32_t value, std::uint64_t payload) 
 #else
 __attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::uint32_t value,
                                                       std::uint64_t payload) noexcept {
-  trace_hook_body(kind, value, payload);
+  trace_hook_fast(kind, value, payload);
 }
 #endif
 

@@ -14,6 +14,16 @@ using namespace tband::rt::hook;
 // Every hook's event fits the core's event buffer (core_frames.hpp).
 static_assert(enc::Valmarker::kMaxFramedLen <= enc::kMaxFramedLen);
 
+#if !defined(__OPTIMIZE_SIZE__)
+// One copy for all hooks: the kind is a run-time value here.
+__attribute__((noinline)) void tband::rt::hook::trace_hook_general(std::uint32_t kind, std::uint32_t value,
+                                                                   std::uint64_t payload) noexcept {
+  if constexpr (kLeafFastPath) {
+    trace_hook_body(kind, value, payload);
+  }
+}
+#endif
+
 #if defined(__OPTIMIZE_SIZE__)
 __attribute__((noinline)) void tband::rt::hook::trace_hook(std::uint32_t kind, std::uint32_t value,
                                                            std::uint64_t payload) noexcept {

@@ -34,12 +34,17 @@ inline T exchange_shared(std::atomic<T>& value, T desired) noexcept {
 }
 
 template <class T>
-inline void increment_shared(std::atomic<T>& value) noexcept {
+inline void add_shared(std::atomic<T>& value, T n) noexcept {
   if constexpr (kMultiCore) {
-    value.fetch_add(1, std::memory_order_acq_rel);
+    value.fetch_add(n, std::memory_order_acq_rel);
   } else {
-    value.store(static_cast<T>(value.load(std::memory_order_relaxed) + 1), std::memory_order_relaxed);
+    value.store(static_cast<T>(value.load(std::memory_order_relaxed) + n), std::memory_order_relaxed);
   }
+}
+
+template <class T>
+inline void increment_shared(std::atomic<T>& value) noexcept {
+  add_shared(value, T{1});
 }
 
 }  // namespace tband::rt

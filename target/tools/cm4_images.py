@@ -56,7 +56,8 @@ FREERTOS_HOOKS = ["tband_freertos_hook_" + name for name in [
 API = {
     "snapshot": ["tband_trigger_snapshot", "tband_stop_snapshot", "tband_reset_snapshot",
                  "tband_get_core_snapshot_buf_amnt", "tband_get_core_snapshot_buf"],
-    "streaming": ["tband_start_streaming", "tband_restart_streaming", "tband_stop_streaming"],
+    "streaming": ["tband_start_streaming", "tband_restart_streaming", "tband_stop_streaming",
+                  "tband_flush_streaming"],
 }
 API["freertos"] = API["streaming"]
 # Issue 3's size target is for the base tracer (snapshot, streaming); the

@@ -98,6 +98,7 @@ int main(void) {
   image_sink += (uint32_t)tband_reset_snapshot();
 #else
   image_sink += (uint32_t)tband_restart_streaming();
+  image_sink += (uint32_t)tband_flush_streaming();
 #endif
   image_sink += tband_tracing_enabled();
   image_sink += tband_tracing_finished();

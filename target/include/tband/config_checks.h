@@ -53,6 +53,9 @@
 #if tband_configUSE_METADATA_BUF == 1 && tband_configMETADATA_BUF_SIZE < 1
 #error "tband: tband_configMETADATA_BUF_SIZE must be at least 1 (or set tband_configUSE_METADATA_BUF to 0)"
 #endif
+#if tband_configBACKEND_STREAM_STAGING_BUF_SIZE < 0
+#error "tband: tband_configBACKEND_STREAM_STAGING_BUF_SIZE must be 0 (every frame streamed as it is encoded) or more"
+#endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1 && tband_configBACKEND_SNAPSHOT_BUF_SIZE < 1
 #error "tband: tband_configBACKEND_SNAPSHOT_BUF_SIZE must be at least 1"
 #endif

@@ -32,6 +32,9 @@
 #ifndef tband_configUSE_BACKEND_STREAMING
 #define tband_configUSE_BACKEND_STREAMING 0
 #endif
+#ifndef tband_configBACKEND_STREAM_STAGING_BUF_SIZE
+#define tband_configBACKEND_STREAM_STAGING_BUF_SIZE 0
+#endif
 #ifndef tband_configUSE_BACKEND_SNAPSHOT
 #define tband_configUSE_BACKEND_SNAPSHOT 0
 #endif
