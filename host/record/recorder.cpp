@@ -4,7 +4,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <limits>
 #include <memory>
 
 #include <poll.h>
@@ -26,6 +25,7 @@ constexpr milliseconds kRetryInterval{200};   // between connection attempts
 constexpr milliseconds kAttemptTimeout{5000};  // one connect() that hangs
 constexpr std::size_t kReadSize = 256 * 1024;
 constexpr int kReadsPerWakeup = 16;  // then the other sources get their turn
+constexpr int kFinalReads = 64;      // 16 MiB, more than a socket buffer holds
 
 // SIGINT and SIGTERM arrive on a descriptor the loop polls, not as handlers:
 // the recording ends between two reads, with everything read written.
@@ -111,10 +111,11 @@ class Recorder {
       channels_.push_back(std::move(c));
     }
     loop();
-    // Whatever had already arrived when the recording was told to stop.
+    // Whatever had already arrived when the recording was told to stop
+    // (bounded: a source that never pauses must not keep it going).
     for (std::size_t i = 0; i < channels_.size(); ++i) {
-      if (channels_[i].state == State::kOpen && !limit_reached()) {
-        read_channel(i, std::numeric_limits<int>::max());
+      if (channels_[i].state == State::kOpen) {
+        read_channel(i, kFinalReads);
       }
     }
     return finish();
@@ -270,7 +271,7 @@ class Recorder {
 
   void read_channel(std::size_t i, int max_reads) {
     Channel& c = channels_[i];
-    for (int k = 0; k < max_reads && !end_; ++k) {
+    for (int k = 0; k < max_reads && !limit_reached(); ++k) {
       const ReadResult r = c.source->read({buffer_.get(), kReadSize});
       if (r.state == ReadResult::kData) {
         consume(i, {buffer_.get(), r.bytes});

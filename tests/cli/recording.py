@@ -97,16 +97,27 @@ class TraceServer:
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", port))
         self.listener.listen(4)
-        self.listener.settimeout(TIMEOUT)
         self.port = self.listener.getsockname()[1]
 
     @property
     def source(self) -> str:
         return f"tcp:127.0.0.1:{self.port}"
 
-    def accept(self) -> socket.socket:
-        conn, _ = self.listener.accept()
-        return conn
+    def accept(self, recording: "Recording | None" = None) -> socket.socket:
+        """The next connection; fails early if `recording` ends first."""
+        deadline = time.monotonic() + TIMEOUT
+        self.listener.settimeout(0.05)
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+                conn.settimeout(TIMEOUT)
+                return conn
+            except TimeoutError:
+                if recording is not None and recording.proc.poll() is not None:
+                    raise AssertionError(f"tband record ended (status {recording.proc.returncode}) without "
+                                         f"connecting:\n{recording.stderr()}") from None
+                if time.monotonic() > deadline:
+                    raise
 
     def close(self) -> None:
         self.listener.close()

@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 from .recording import Recording, TraceServer, cut_inside_frame, file_size, frame_ends, unused_port, wait_for
-from .support import TempDir, make_trace, run
+from .support import TBAND, TempDir, make_trace, run
 
 
 class RecordTestCase(unittest.TestCase):
@@ -35,7 +35,7 @@ class RecordTestCase(unittest.TestCase):
             r.kill()
 
     def record(self, *args, **kwargs) -> Recording:
-        r = Recording(["--status-interval", "1s", *args], **kwargs)
+        r = Recording(args if "--status-interval" in args else ["--status-interval", "1s", *args], **kwargs)
         self.recordings.append(r)
         return r
 
@@ -56,7 +56,7 @@ class Tcp(RecordTestCase):
         server = TraceServer()
         out = self.out("tcp.bin")
         rec = self.record(server.source, "-o", out, "--mode", "bare-metal", "--pftrace", self.tmp / "tcp.pftrace")
-        conn = server.accept()
+        conn = server.accept(rec)
         for i in range(0, len(self.trace), 4000):  # a frame straddles most chunks
             conn.sendall(self.trace[i:i + 4000])
         conn.close()
@@ -76,7 +76,7 @@ class Tcp(RecordTestCase):
         server = TraceServer()
         out = self.out("sigint.bin")
         rec = self.record(server.source, "-o", out, "--mode", "bare-metal")
-        conn = server.accept()
+        conn = server.accept(rec)
         cut = cut_inside_frame(self.trace, len(self.trace) // 2)
         conn.sendall(self.trace[:cut])
         rec.wait_for_bytes(out, cut)
@@ -94,7 +94,7 @@ class Tcp(RecordTestCase):
         server = TraceServer()
         out = self.out("sigterm.bin")
         rec = self.record(server.source, "-o", out, "--quiet")
-        conn = server.accept()
+        conn = server.accept(rec)
         conn.sendall(self.trace[:1000])
         rec.wait_for_bytes(out, 1000)
         rec.proc.terminate()
@@ -109,12 +109,12 @@ class Tcp(RecordTestCase):
         server = TraceServer()
         out = self.out("gap.bin")
         rec = self.record(server.source, "-o", out, "--reconnect", "--mode", "bare-metal")
-        first = server.accept()
+        first = server.accept(rec)
         cut = cut_inside_frame(self.trace, len(self.trace) // 3)
         first.sendall(self.trace[:cut])
         rec.wait_for_bytes(out, cut)
         first.close()  # the server restarts (a debugger reset, OpenOCD restarted)
-        second = server.accept()
+        second = server.accept(rec)
         resume = next(end for end in frame_ends(self.trace) if end > cut + 100)
         second.sendall(self.trace[resume:])
         expected = self.trace[:cut] + b"\0" + self.trace[resume:]
@@ -146,7 +146,7 @@ class Tcp(RecordTestCase):
         rec = self.record(f"tcp:127.0.0.1:{port}", "-o", out, "--connect-timeout", "120s")
         rec.wait_for_message("waiting for it")
         server = TraceServer(port)
-        conn = server.accept()
+        conn = server.accept(rec)
         conn.sendall(self.trace[:5000])
         conn.close()
         server.close()
@@ -173,7 +173,7 @@ class Sources(RecordTestCase):
         server = TraceServer()
         out = self.out("duration.bin")
         rec = self.record(server.source, "-o", out, "--duration", "200ms")
-        conn = server.accept()
+        conn = server.accept(rec)
         conn.sendall(self.trace[:100])
         self.assertEqual(rec.finish(), 0, rec.stderr())  # ends with the server still connected
         conn.close()
@@ -204,7 +204,7 @@ class Sources(RecordTestCase):
             self.out(f"multi.core{core}.bin")
         rec = self.record(f"{servers[0].source}@0", f"{servers[1].source}@1", "-o", out,
                           "--mode", "bare-metal", "--pftrace", self.tmp / "multi.pftrace")
-        conns = [s.accept() for s in servers]
+        conns = [s.accept(rec) for s in servers]
         # Interleaved, a few bytes at a time from each.
         for i in range(0, max(map(len, cores)), 7):
             for conn, data in zip(conns, cores):
@@ -232,6 +232,43 @@ class Sources(RecordTestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(a.read_bytes(), self.trace[:200])
         self.assertEqual(b.read_bytes(), self.trace[:300])
+
+
+class Status(RecordTestCase):
+    def test_plain_lines_when_not_a_terminal(self) -> None:
+        server = TraceServer()
+        rec = self.record(server.source, "-o", self.out("status.bin"), "--status-interval", "50ms",
+                          "--mode", "bare-metal")
+        conn = server.accept(rec)
+        conn.sendall(self.trace)
+        rec.wait_for_message(f"{len(self.trace) / 1e6:.2f} MB")
+        rec.wait_for_message("20004 events")
+        conn.close()
+        server.close()
+        self.assertEqual(rec.finish(), 0, rec.stderr())
+        line = next(l for l in rec.stderr().splitlines() if "20004 events (" in l)
+        self.assertRegex(line, r"^tband record: [\d.]+ s, [\d.]+ MB \([\d.]+ MB/s\), 20004 events \(\d+/s\), "
+                               r"0 dropped, 0 decode errors, last \w+$")
+
+    def test_redrawn_line_on_a_terminal(self) -> None:
+        controller, terminal = os.openpty()
+        out = self.out("tty_status.bin")
+        proc = subprocess.Popen([TBAND, "record", "-", "-o", str(out)], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=terminal)
+        os.close(terminal)
+        proc.stdin.write(self.trace[:1000])
+        proc.stdin.flush()
+        seen = b""
+        while b"\r\x1b[K" not in seen:  # the status line, redrawn in place
+            try:
+                seen += os.read(controller, 4096)
+            except OSError:  # tband ended: the terminal is gone
+                break
+        self.assertIn(b"\r\x1b[K", seen)
+        proc.stdin.close()
+        self.assertEqual(proc.wait(timeout=120), 0)
+        os.close(controller)
+        self.assertEqual(out.read_bytes(), self.trace[:1000])
 
 
 class Rotation(RecordTestCase):
