@@ -1,6 +1,7 @@
 #include "cli/record_command.hpp"
 
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 
 #include <unistd.h>
@@ -96,9 +97,19 @@ std::vector<std::string> output_paths(const std::vector<std::string>& given,
   return paths;
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code error;
+  return a == b || std::filesystem::equivalent(a, b, error);
+}
+
 void check_sources(const std::vector<record::SourceSpec>& sources, const std::vector<std::string>& outputs) {
   std::size_t stdin_count = 0;
   for (std::size_t i = 0; i < sources.size(); ++i) {
+    for (const std::string& output : outputs) {
+      if (sources[i].kind == record::SourceKind::kFile && same_file(sources[i].path, output)) {
+        throw UsageError(sources[i].text + " is also an output (" + output + "): it would record itself");
+      }
+    }
     stdin_count += sources[i].kind == record::SourceKind::kStdin ? 1u : 0u;
     for (std::size_t j = 0; j < i; ++j) {
       if (sources[i].core && sources[i].core == sources[j].core) {

@@ -308,7 +308,7 @@ class Recorder {
       c.state = State::kWaiting;
       c.lost_at = Clock::now();
       c.lost_reason = reason;
-      c.next_attempt = c.lost_at;
+      c.next_attempt = c.lost_at + kRetryInterval;  // a port that fails at once must not spin
       status_.message(options_.sources[i].text + ": " + reason + " after " + std::to_string(c.bytes) +
                       " bytes; reconnecting");
       return;

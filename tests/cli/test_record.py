@@ -366,6 +366,7 @@ class Errors(unittest.TestCase):
         self.assert_error(["tcp:a:1@0", "tcp:b:1@0", "-o", out], 2, "are both core 0")
         self.assert_error(["tcp:a:1", "tcp:b:1", "tcp:c:1", "-o", out, "-o", out], 2, "one -o per source")
         self.assert_error(["-", "--rotate", "1M", "--pftrace", "x.pftrace", "-o", out], 2, "not --rotate parts")
+        self.assert_error([f"file:{out}", "-o", out], 2, "is also an output")
 
     def test_sources_that_cannot_work(self) -> None:
         out = str(self.tmp / "x.bin")
