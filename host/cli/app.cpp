@@ -8,6 +8,7 @@
 #include "cli/allow_option.hpp"
 #include "cli/analysis_commands.hpp"
 #include "cli/commands.hpp"
+#include "cli/record_command.hpp"
 #include "cli/schema_options.hpp"
 #include "input/input_format.hpp"
 #include "tband_events.hpp"
@@ -117,6 +118,8 @@ int run(int argc, char** argv) {
 
   AnalysisCommands analysis;
   analysis.add_to(app);
+  RecordCommand record;
+  record.add_to(app);
 
   std::string shell;
   CLI::App* completion_cmd = app.add_subcommand("completion", "Print a shell completion script");
@@ -139,6 +142,9 @@ int run(int argc, char** argv) {
       return run_dump(dump, global);
     }
     if (const std::optional<int> code = analysis.run(global)) {
+      return *code;
+    }
+    if (const std::optional<int> code = record.run(global)) {
       return *code;
     }
     if (serve_cmd->parsed()) {

@@ -6,6 +6,7 @@
 #include "json/json_writer.hpp"
 #include "perfetto/perfetto_writer.hpp"
 #include "trace/event_stream.hpp"
+#include "trace/interpret_item.hpp"
 
 namespace tband {
 
@@ -74,24 +75,11 @@ ConversionResult convert(const ConversionOptions& options) {
 
   TraceInterpreter interpreter{timeline, result.diagnostics, options.interpreter};
   std::uint64_t items = 0;
+  ItemCounts counts;
   const bool show_progress = static_cast<bool>(options.progress);
   merge_streams(streams, [&](const StreamItem& item, const EventStream& stream) {
     const EventOrigin origin{item.core, &input_names[stream.index()], item.at, item.has_ts, item.ts};
-    if (item.dynamic) {
-      interpreter.on_dynamic_event(item.dynamic_event, origin);
-    } else if (item.result.ok()) {
-      interpreter.on_event(item.result.value(), origin);
-    } else {
-      ++result.decode_errors;
-      const DecodeError& error = item.result.error();
-      if (error.kind == DecodeErrorKind::kUnknownEventId && options.schemas != nullptr) {
-        // Counted, and reported once per id at the end.
-        ++result.unknown_frames;
-        options.schemas->count_unknown(error.event_id, input_names[stream.index()], item.at->offset);
-      } else {
-        interpreter.on_decode_error(error, describe_error(error, options.schemas), origin);
-      }
-    }
+    interpret_item(interpreter, item, origin, options.schemas, counts);
     if (show_progress && (++items & 0xFFFF) == 0) {
       std::uint64_t read = 0;
       for (const auto& s : streams) {
@@ -100,15 +88,9 @@ ConversionResult convert(const ConversionOptions& options) {
       options.progress(read, total_bytes);
     }
   });
-  if (options.schemas != nullptr) {
-    if (const auto& problem = options.schemas->identity_problem()) {
-      interpreter.report(DiagnosticKind::kSchemaMismatch, *problem);
-    }
-    if (auto message = options.schemas->unknown_ids_message()) {
-      interpreter.report(DiagnosticKind::kUnknownEventId, std::move(*message));
-    }
-  }
-  interpreter.finish();
+  finish_interpretation(interpreter, options.schemas);
+  result.decode_errors = counts.decode_errors;
+  result.unknown_frames = counts.unknown_frames;
   result.events = interpreter.events();
   result.first_ts_ns = interpreter.first_ts_ns();
   result.last_ts_ns = interpreter.last_ts_ns();

@@ -18,6 +18,7 @@ std::string_view to_string(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kUnknownEventId: return "unknown event id";
     case DiagnosticKind::kSchemaMismatch: return "schema mismatch";
     case DiagnosticKind::kSpansNotNested: return "spans not nested";
+    case DiagnosticKind::kCaptureGap: return "gap in the capture";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";
@@ -39,6 +40,7 @@ std::string_view diagnostic_id(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kUnknownEventId: return "unknown_event_id";
     case DiagnosticKind::kSchemaMismatch: return "schema_mismatch";
     case DiagnosticKind::kSpansNotNested: return "spans_not_nested";
+    case DiagnosticKind::kCaptureGap: return "capture_gap";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";

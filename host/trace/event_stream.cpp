@@ -20,6 +20,14 @@ EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t inde
   }
 }
 
+EventStream::EventStream(std::uint32_t core, std::uint32_t index, SchemaSet* schemas)
+    : index_(index), core_(core), schemas_(schemas) {
+  for (const EventInfo& info : all_event_infos()) {
+    has_timestamp_[info.id] = !info.is_metadata;
+    compiled_[info.id] = true;
+  }
+}
+
 void EventStream::add(const RawFrame& frame, std::span<const std::uint8_t> chunk) {
   if (frame.error != nullptr) {
     errors_.push_back(*frame.error);

@@ -68,6 +68,10 @@ class EventStream {
   /// `schemas` (may be null) decodes the ids the binary does not know and
   /// learns the trace's schema_id; it must outlive the stream.
   EventStream(std::unique_ptr<InputReader> reader, std::uint32_t index, SchemaSet* schemas = nullptr);
+  /// A stream without a reader, fed with push() and finish() as bytes arrive
+  /// (a live recording); its events start on `core`. peek(), drain() and
+  /// reader() are for streams with a reader only.
+  EventStream(std::uint32_t core, std::uint32_t index, SchemaSet* schemas = nullptr);
 
   /// The next item, or nullptr at the end of the input. Throws InputError.
   const StreamItem* peek() {
@@ -96,18 +100,32 @@ class EventStream {
   /// deframer, without batching: the fast path for a single input.
   template <class F>
   void drain(F&& f) {
-    const auto deliver = [&](const RawFrame& frame) {
-      fill_item(frame, current_);
-      f(static_cast<const StreamItem&>(current_));
-    };
     for (;;) {
       const std::span<const std::uint8_t> chunk = reader_->next();
       if (chunk.empty()) {
-        deframer_.finish(deliver);
+        finish(f);
         return;
       }
-      deframer_.feed(chunk, deliver);
+      push(chunk, f);
     }
+  }
+
+  /// Decodes the frames completed by `chunk` and hands each item to
+  /// f(const StreamItem&); a frame may straddle calls.
+  template <class F>
+  void push(std::span<const std::uint8_t> chunk, F&& f) {
+    deframer_.feed(chunk, [&](const RawFrame& frame) {
+      fill_item(frame, current_);
+      f(static_cast<const StreamItem&>(current_));
+    });
+  }
+  /// The end of the bytes: a frame still open is handed out as truncated.
+  template <class F>
+  void finish(F&& f) {
+    deframer_.finish([&](const RawFrame& frame) {
+      fill_item(frame, current_);
+      f(static_cast<const StreamItem&>(current_));
+    });
   }
 
   [[nodiscard]] std::uint32_t index() const noexcept { return index_; }

@@ -1,0 +1,46 @@
+// tband record: live capture from serial ports, TCP servers (RTT, QEMU),
+// stdin and growing files into trace files, decoded while it runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace tband::cli {
+
+struct RecordCmdOptions {
+  std::vector<std::string> sources;
+  std::vector<std::string> outputs;
+  std::string rotate;
+  std::string duration;
+  std::string max_bytes;
+  std::string connect_timeout = "10s";
+  bool reconnect = false;
+  bool quiet = false;
+  std::string status_interval = "10s";
+  std::string mode = "freertos";
+  std::string pftrace;
+  std::string json;
+  std::vector<std::string> schemas;
+};
+
+class RecordCommand {
+ public:
+  /// Adds `record` to `app`.
+  void add_to(CLI::App& app);
+  /// Runs it when it was parsed; nullopt otherwise.
+  std::optional<int> run(const GlobalOptions& global);
+
+ private:
+  CLI::App* cmd_ = nullptr;
+  RecordCmdOptions options_;
+};
+
+}  // namespace tband::cli

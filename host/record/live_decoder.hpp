@@ -1,0 +1,59 @@
+// Decodes the recorded bytes as they arrive, with the decoder, interpreter
+// and diagnostics `tband conv` uses (no output is written), so problems show
+// while recording: undecodable frames, events the target dropped, names
+// missing. One decoder for all sources: each has its own stream and core.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "record/source_spec.hpp"
+#include "schema/schema_set.hpp"
+#include "trace/diagnostics.hpp"
+#include "trace/event_stream.hpp"
+#include "trace/interpret_item.hpp"
+#include "trace/interpreter.hpp"
+#include "trace/names.hpp"
+#include "trace/timeline.hpp"
+
+namespace tband::record {
+
+class LiveDecoder {
+ public:
+  /// `schemas` (may be null) must outlive the decoder.
+  LiveDecoder(const std::vector<SourceSpec>& sources, TraceMode mode, SchemaSet* schemas);
+
+  /// Bytes of source `index`, in the order they arrived.
+  void push(std::size_t index, std::span<const std::uint8_t> bytes);
+  /// The source's bytes were interrupted (a lost connection) and the gap is
+  /// reported; `cut_frame`: the recorder ended the frame the loss cut short
+  /// with a delimiter, decoded here too.
+  void gap(std::size_t index, bool cut_frame, const std::string& message);
+  /// The end of the recording: open frames, names never given, and so on.
+  void finish();
+
+  [[nodiscard]] std::uint64_t events() const noexcept { return interpreter_.events(); }
+  [[nodiscard]] std::uint64_t decode_errors() const noexcept { return counts_.decode_errors; }
+  [[nodiscard]] std::uint64_t dropped_events() const noexcept { return interpreter_.dropped_events(); }
+  /// The name of the newest decoded event ("" before the first).
+  [[nodiscard]] std::string_view last_event() const noexcept { return last_event_; }
+  [[nodiscard]] const Diagnostics& diagnostics() const noexcept { return diagnostics_; }
+
+ private:
+  void deliver(std::size_t index, const StreamItem& item);
+
+  SchemaSet* schemas_;
+  NameTable names_;
+  Timeline timeline_{names_};
+  Diagnostics diagnostics_;
+  TraceInterpreter interpreter_;
+  std::vector<std::unique_ptr<EventStream>> streams_;
+  std::vector<std::string> names_of_sources_;
+  ItemCounts counts_;
+  std::string_view last_event_;
+};
+
+}  // namespace tband::record

@@ -1,0 +1,61 @@
+// A live recording: sources polled together, each one's bytes written to its
+// own file as they arrive and decoded on the way, until a signal (SIGINT,
+// SIGTERM), the end of every source, --duration or --max-bytes ends it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "record/source_spec.hpp"
+#include "record/status_line.hpp"
+#include "schema/schema_set.hpp"
+#include "trace/diagnostics.hpp"
+#include "trace/interpreter.hpp"
+
+namespace tband::record {
+
+/// A source that did not connect within the connect timeout; one line.
+class NotConnectedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RecorderOptions {
+  std::vector<SourceSpec> sources;
+  std::vector<std::string> outputs;  // one file per source
+  std::uint64_t rotate_bytes = 0;    // 0: no rotation
+  std::optional<std::chrono::milliseconds> duration;
+  std::optional<std::uint64_t> max_bytes;  // over all sources
+  std::chrono::milliseconds connect_timeout{10000};
+  bool reconnect = false;
+  TraceMode mode = TraceMode::kFreeRtos;
+  SchemaSet* schemas = nullptr;  // may be null
+  StatusMode status = StatusMode::kAuto;
+  std::chrono::milliseconds status_interval{10000};  // plain lines when not on a terminal
+};
+
+enum class RecordingEnd : std::uint8_t { kInputEnded, kSignal, kDuration, kMaxBytes };
+
+struct RecordingResult {
+  RecordingEnd end = RecordingEnd::kInputEnded;
+  std::string end_reason;  // "SIGINT", "every source ended", ...
+  std::vector<std::vector<std::string>> parts;  // per source: its files, rotation parts in order
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  std::uint64_t events = 0;
+  std::uint64_t decode_errors = 0;
+  std::uint64_t dropped_events = 0;
+  std::uint64_t gaps = 0;
+  Diagnostics diagnostics;
+};
+
+/// Records until the end. Throws NotConnectedError, SourceError (a source
+/// that cannot work) and OutputError (a file that cannot be written); what
+/// was recorded until then stays on disk.
+[[nodiscard]] RecordingResult record(const RecorderOptions& options);
+
+}  // namespace tband::record

@@ -1,0 +1,58 @@
+// The file a source is recorded into. Every chunk goes to the kernel with
+// write(2) as soon as it arrives (nothing waits in a user-space buffer, so a
+// crash or kill loses nothing received), and is synced to disk at rotation and
+// at the end. With a rotation size the recording is split into parts, each cut
+// right after a frame delimiter (0x00) once the part has reached the size.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tband::record {
+
+/// An output file that cannot be created or written; the message names it.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class RecordingFile {
+ public:
+  /// Creates (truncates) `path`. rotate_bytes 0: one file however long.
+  RecordingFile(std::string path, std::uint64_t rotate_bytes);
+  ~RecordingFile();
+  RecordingFile(const RecordingFile&) = delete;
+  RecordingFile& operator=(const RecordingFile&) = delete;
+
+  /// Appends the bytes (rotating at frame boundaries). Throws OutputError.
+  void write(std::span<const std::uint8_t> data);
+  /// Syncs the current part to disk. Throws OutputError.
+  void sync();
+
+  /// The name of part `index`: the path itself for part 0, then
+  /// "trace.1.bin", "trace.2.bin", ... for "trace.bin".
+  [[nodiscard]] static std::string part_path(const std::string& path, std::size_t index);
+
+  [[nodiscard]] const std::vector<std::string>& parts() const noexcept { return parts_; }
+  [[nodiscard]] std::uint64_t bytes() const noexcept { return total_bytes_; }
+  /// True when nothing was written yet or the last byte was a frame delimiter.
+  [[nodiscard]] bool at_frame_boundary() const noexcept { return at_boundary_; }
+
+ private:
+  void open_part();
+  void write_all(const std::uint8_t* data, std::size_t size);
+  void close_part();
+
+  std::string path_;
+  std::uint64_t rotate_bytes_;
+  std::vector<std::string> parts_;
+  int fd_ = -1;
+  std::uint64_t part_bytes_ = 0;
+  std::uint64_t total_bytes_ = 0;
+  bool at_boundary_ = true;
+};
+
+}  // namespace tband::record
