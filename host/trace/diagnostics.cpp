@@ -18,6 +18,7 @@ std::string_view to_string(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kUnknownEventId: return "unknown event id";
     case DiagnosticKind::kSchemaMismatch: return "schema mismatch";
     case DiagnosticKind::kSpansNotNested: return "spans not nested";
+    case DiagnosticKind::kInvalidUtf8: return "string not UTF-8";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";
@@ -39,6 +40,7 @@ std::string_view diagnostic_id(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kUnknownEventId: return "unknown_event_id";
     case DiagnosticKind::kSchemaMismatch: return "schema_mismatch";
     case DiagnosticKind::kSpansNotNested: return "spans_not_nested";
+    case DiagnosticKind::kInvalidUtf8: return "invalid_utf8";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";

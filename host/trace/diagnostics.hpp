@@ -27,6 +27,7 @@ enum class DiagnosticKind : std::uint8_t {
   kUnknownEventId,      // frames whose id no schema knows (one report per id, with the count)
   kSchemaMismatch,      // the trace's schema_id matches no schema given or found
   kSpansNotNested,      // a span (display rule) ended while spans begun after it were open
+  kInvalidUtf8,         // a string that is not UTF-8 (shown escaped: \xFF)
   kCount
 };
 
