@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "decode/utf8_text.hpp"
+
 namespace tband {
 
 namespace {
@@ -35,7 +37,7 @@ nlohmann::json float_json(const FieldValue& field) {
 nlohmann::json field_json(const FieldValue& field) {
   switch (value_kind(field.info->type)) {
     case ValueKind::kStr:
-      return std::string{field.str};
+      return is_valid_utf8(field.str) ? std::string{field.str} : escape_invalid_utf8(field.str);
     case ValueKind::kEnum:
       if (const EnumValueInfo* named = field.info->enum_info->find(field.u)) {
         return std::string{named->name};

@@ -19,6 +19,7 @@ std::string_view to_string(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kSchemaMismatch: return "schema mismatch";
     case DiagnosticKind::kSpansNotNested: return "spans not nested";
     case DiagnosticKind::kCaptureGap: return "gap in the capture";
+    case DiagnosticKind::kInvalidUtf8: return "string not UTF-8";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";
@@ -41,6 +42,7 @@ std::string_view diagnostic_id(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kSchemaMismatch: return "schema_mismatch";
     case DiagnosticKind::kSpansNotNested: return "spans_not_nested";
     case DiagnosticKind::kCaptureGap: return "capture_gap";
+    case DiagnosticKind::kInvalidUtf8: return "invalid_utf8";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";

@@ -28,6 +28,7 @@ enum class DiagnosticKind : std::uint8_t {
   kSchemaMismatch,      // the trace's schema_id matches no schema given or found
   kSpansNotNested,      // a span (display rule) ended while spans begun after it were open
   kCaptureGap,          // a live recording lost its source for a while (tband record --reconnect)
+  kInvalidUtf8,         // a string that is not UTF-8 (shown escaped: \xFF)
   kCount
 };
 

@@ -9,6 +9,7 @@
 
 #include "common/buffered_output.hpp"
 #include "decode/event_format.hpp"
+#include "decode/utf8_text.hpp"
 #include "json/field_json.hpp"
 #include "trace/event_stream.hpp"
 
@@ -142,12 +143,19 @@ void InputDumper::event_line(const StreamItem& item) {
         j["ts_ns"] = item.ts * ns_per_ts_;
       }
       nlohmann::json fields = nlohmann::json::object();
+      nlohmann::json bytes_hex;  // the exact bytes of strings that are not UTF-8
       visit_item_fields(item, [&](const FieldValue& field) {
         if (!field.info->implicit && field.present) {
           fields[std::string{field.info->name}] = field_json(field);
+          if (value_kind(field.info->type) == ValueKind::kStr && !is_valid_utf8(field.str)) {
+            bytes_hex[std::string{field.info->name}] = hex_bytes(field.str);
+          }
         }
       });
       j["fields"] = std::move(fields);
+      if (!bytes_hex.is_null()) {
+        j["bytes_hex"] = std::move(bytes_hex);
+      }
       write_json(out_, j);
       break;
     }

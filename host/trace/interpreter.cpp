@@ -1,7 +1,10 @@
 #include <algorithm>
 #include "trace/interpreter.hpp"
 
+#include <deque>
 #include <variant>
+
+#include "trace/escaped_strings.hpp"
 
 namespace tband {
 
@@ -85,12 +88,31 @@ void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
     return;
   }
   Context ctx{origin, *c, ts_ns};
+  if (const auto field = first_invalid_utf8_field(event)) [[unlikely]] {
+    std::deque<std::string> escaped;
+    const Event shown = with_escaped_strings(event, escaped);
+    report_invalid_utf8(event_info(event), *field, ctx);
+    dispatch(shown, ctx);
+    return;
+  }
+  dispatch(event, ctx);
+}
+
+void TraceInterpreter::dispatch(const Event& event, Context& ctx) {
   if (generic_only_[event.index()]) {
     ++freertos_in_bare_metal_;
     generic_instant(event, ctx);
     return;
   }
   std::visit([&](const auto& e) { handle(e, ctx); }, event);
+}
+
+// Every output holds text, so such a string is shown escaped (\xFF), and said
+// once per event; `tband dump --json` has its exact bytes.
+void TraceInterpreter::report_invalid_utf8(const EventInfo& info, std::string_view field, const Context& ctx) {
+  diagnose(DiagnosticKind::kInvalidUtf8, ctx.ts_ns,
+           std::string{info.name} + "." + std::string{field} + " is not UTF-8: shown with \\x escapes (" +
+               where(ctx.origin) + ")");
 }
 
 void TraceInterpreter::on_dynamic_event(const DynamicEvent& event, const EventOrigin& origin) {
@@ -100,6 +122,12 @@ void TraceInterpreter::on_dynamic_event(const DynamicEvent& event, const EventOr
     return;
   }
   Context ctx{origin, *c, ts_ns};
+  if (const auto field = first_invalid_utf8_field(event)) [[unlikely]] {
+    std::deque<std::string> escaped;
+    report_invalid_utf8(event.info(), *field, ctx);
+    show_dynamic(with_escaped_strings(event, escaped), ctx);
+    return;
+  }
   show_dynamic(event, ctx);
 }
 

@@ -232,6 +232,8 @@ class TraceInterpreter {
   void handle(const TaskValmarker& e, Context& c);
 
   void generic_instant(const Event& event, Context& c);
+  void dispatch(const Event& event, Context& c);
+  void report_invalid_utf8(const EventInfo& info, std::string_view field, const Context& c);
 
   // Common to every event: its core, time and time checks. Null if dropped.
   Core* enter(const EventOrigin& origin, const EventInfo& info, bool sets_time_span, std::uint64_t& ts_ns);

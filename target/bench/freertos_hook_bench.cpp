@@ -54,7 +54,7 @@ constexpr std::uint64_t kLoopStartNs = 1'000'000'000;
 BENCH_HOOK_LOOPS(isr_enter, tband_isr_enter(3))
 
 // Creation (once per task or queue).
-BENCH_HOOK_LOOPS(task_created, (void)tband_freertos_hook_task_created(2, "worker"))
+BENCH_HOOK_LOOPS(task_created, tband_freertos_hook_task_name(tband_freertos_hook_task_created(2), "worker"))
 BENCH_HOOK_LOOPS(queue_created, (void)tband_freertos_hook_queue_created(TBAND_FRQK_QUEUE))
 BENCH_HOOK_LOOPS(queue_name, tband_freertos_hook_queue_name(1 + i, "jobs"))
 BENCH_HOOK_LOOPS(idle_task, tband_freertos_hook_idle_task(1, 0))

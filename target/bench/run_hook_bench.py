@@ -137,7 +137,7 @@ FREERTOS_GROUPS = {
 }
 CREATION_CALLS = 16  # bench::kCreationCalls
 FREERTOS_LABELS = {
-    "task_created": 'task_created(2, "worker"): id, task_name, task_created, task_priority_set',
+    "task_created": 'task_created(2) and task_name(id, "worker"): id, task_created, task_priority_set, task_name',
     "queue_created": "queue_created: id, queue_created, queue_kind, queue_cur_length",
     "queue_name": 'queue_name(q, "jobs")',
     "queue_overwrite": "queue_send into a full queue (overwrite)",

@@ -86,6 +86,16 @@ const volatile uint8_t* tband_get_post_mortem_buf(void);
 size_t tband_get_post_mortem_buf_size(void);
 #endif
 
+/* ---- External backend --------------------------------------------------------
+ * Without tband_portBACKEND_EXTERNAL_EVENT in tband_port.h, every frame goes to
+ * this function, which the firmware defines (the reference tracer's way):
+ * buf holds one framed event, is_metadata says whether it is metadata; return
+ * true if it dropped the event. It runs inside the tracer's critical section,
+ * on any core and from any context: it must not block or call tband. */
+#if tband_configUSE_BACKEND_EXTERNAL == 1
+bool tband_submit_to_backend(uint8_t* buf, size_t len, bool is_metadata);
+#endif
+
 /* ---- Interrupts (per core) --------------------------------------------------- */
 #if tband_configISR_TRACE_ENABLE == 1
 void tband_isr_name(uint32_t isr_id, const char* name);
@@ -105,10 +115,15 @@ void tband_valmarker(uint32_t id, int64_t val);
 
 #else /* tband_configENABLE == 1 */
 
-/* Compiled out: no code, arguments not evaluated. */
-#define tband_tracing_enabled() (false)
-#define tband_tracing_finished() (true)
-#define tband_tracing_backend_finished(core_id) (true)
+/* Compiled out: no code, arguments not evaluated. The state queries call
+ * constant inline functions rather than being bare constants, so that they
+ * may also stand alone as statements, as the reference tracer's (which expand
+ * to nothing) do, without a -Wunused-value warning. */
+static inline bool tband_off_false_(void) { return false; }
+static inline bool tband_off_true_(void) { return true; }
+#define tband_tracing_enabled() tband_off_false_()
+#define tband_tracing_finished() tband_off_true_()
+#define tband_tracing_backend_finished(core_id) tband_off_true_()
 #define tband_get_dropped_evt_cnt() ((uint32_t)0)
 #define tband_gather_system_metadata() ((void)0)
 #define tband_get_metadata_buf(core_id) ((const volatile uint8_t*)0)
@@ -143,6 +158,32 @@ void tband_valmarker(uint32_t id, int64_t val);
 #define tband_evtmarker_end(id) ((void)0)
 #define tband_valmarker_name(id, name) ((void)0)
 #define tband_valmarker(id, val) ((void)0)
+#endif
+
+/* ---- Function markers (the reference tracer's tband_fn API) ------------------
+ * An event marker named after the enclosing function (__func__), named the
+ * first time the line runs: tband_fn(id) traces an instant, tband_fn_begin(id)
+ * begins a span that tband_fn_end() ends, in the same block. Each declares two
+ * statics in its block, so a block holds one tband_fn or tband_fn_begin, and
+ * in C the id must be a constant. With markers off they expand to nothing (as
+ * the reference's do, so the trailing semicolon is optional). Cores racing on
+ * the first call may both send the name, which is harmless. */
+#if tband_configENABLE == 1 && tband_configMARKER_TRACE_ENABLE == 1
+#define TBAND_FN_MARKER_(id, trace_call)              \
+  static const uint32_t tband_fn_marker_id_ = (id);   \
+  static bool tband_fn_marker_named_ = false;         \
+  if (!tband_fn_marker_named_) {                      \
+    tband_fn_marker_named_ = true;                    \
+    tband_evtmarker_name(tband_fn_marker_id_, __func__); \
+  }                                                   \
+  trace_call(tband_fn_marker_id_, "");
+#define tband_fn(id) TBAND_FN_MARKER_(id, tband_evtmarker)
+#define tband_fn_begin(id) TBAND_FN_MARKER_(id, tband_evtmarker_begin)
+#define tband_fn_end() tband_evtmarker_end(tband_fn_marker_id_)
+#else
+#define tband_fn(id)
+#define tband_fn_begin(id)
+#define tband_fn_end() ((void)0)
 #endif
 
 #ifdef __cplusplus

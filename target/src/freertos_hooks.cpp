@@ -47,11 +47,10 @@ __attribute__((always_inline)) inline std::uint32_t next_id(std::atomic<std::uin
 
 // ---- Ids and names --------------------------------------------------------------
 
-// The name first: then only the id and the priority are live across the
-// calls, which keeps this hook's stack frame at 16 bytes on Cortex-M4.
-extern "C" std::uint32_t tband_freertos_hook_task_created(std::uint32_t priority, const char* name) {
+// traceTASK_CREATE calls this, then tband_freertos_hook_task_name(): the
+// reference tracer's order (task_created, task_priority_set, task_name).
+extern "C" std::uint32_t tband_freertos_hook_task_created(std::uint32_t priority) {
   const std::uint32_t id = next_id(g_next_task_id);
-  trace_hook(kMetaValueStr | enc::TaskName::kId, id, as_payload(name));
 #if tband_configFREERTOS_TASK_TRACE_ENABLE == 1
   trace_hook(kTsValue | enc::TaskCreated::kId, id, 0);
   trace_hook(kTsValueU32 | enc::TaskPrioritySet::kId, id, priority);
@@ -59,6 +58,10 @@ extern "C" std::uint32_t tband_freertos_hook_task_created(std::uint32_t priority
   (void)priority;
 #endif
   return id;
+}
+
+extern "C" void tband_freertos_hook_task_name(std::uint32_t task_id, const char* name) {
+  trace_hook(kMetaValueStr | enc::TaskName::kId, task_id, as_payload(name));
 }
 
 extern "C" std::uint32_t tband_freertos_hook_queue_created(std::uint32_t kind) {

@@ -35,9 +35,9 @@
 #if tband_configUSE_BACKEND_STREAMING == 1 && !defined(tband_portBACKEND_STREAM_DATA)
 #error "tband: tband_portBACKEND_STREAM_DATA(buf, len) is not defined: the streaming backend needs it in tband_port.h (returns true if it dropped the data)"
 #endif
-#if tband_configUSE_BACKEND_EXTERNAL == 1 && !defined(tband_portBACKEND_EXTERNAL_EVENT)
-#error "tband: tband_portBACKEND_EXTERNAL_EVENT(buf, len, is_metadata) is not defined: the external backend needs it in tband_port.h (returns true if it dropped the event)"
-#endif
+// The external backend without tband_portBACKEND_EXTERNAL_EVENT calls the
+// firmware's tband_submit_to_backend() (declared in tband.h); a firmware that
+// defines neither gets a link error naming that function.
 #if tband_configUSE_BACKEND_SNAPSHOT == 1 && !defined(tband_portBACKEND_SNAPSHOT_BUF_FULL_CALLBACK)
 #define tband_portBACKEND_SNAPSHOT_BUF_FULL_CALLBACK() ((void)0)
 #endif

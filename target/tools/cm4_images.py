@@ -46,7 +46,7 @@ HOOKS = ["tband_gather_system_metadata", "tband_isr_name", "tband_isr_enter", "t
          "tband_valmarker_name", "tband_valmarker"]
 # The FreeRTOS module's hooks (what the kernel's trace macros call) and task-local markers.
 FREERTOS_HOOKS = ["tband_freertos_hook_" + name for name in [
-    "task_created", "queue_created", "queue_name", "idle_task", "timer_task", "task_switched_in",
+    "task_created", "task_name", "queue_created", "queue_name", "idle_task", "timer_task", "task_switched_in",
     "task_to_rdy_state", "task_resumed", "task_resumed_from_isr", "task_suspended", "task_deleted",
     "curtask_delay", "curtask_delay_until", "task_priority_set", "task_priority_inherit",
     "task_priority_disinherit", "block_on_queue_send", "block_on_queue_receive", "block_on_queue_peek",

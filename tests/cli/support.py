@@ -217,7 +217,11 @@ class SchemaEncoder:
         return bytes(out)
 
     def encode(self, line):
+        """One frame from a `dump --json` line (a string field's exact bytes
+        from "bytes_hex" when it has them), or from a dict like one whose
+        string fields may be bytes."""
         event_id, metadata, fields = self.events[line["event"]]
+        exact = line.get("bytes_hex", {})
         data = bytearray([event_id])
         if not metadata:
             data += self._varint(line["ts"])
@@ -232,7 +236,10 @@ class SchemaEncoder:
             elif kind == "s64":
                 data += self._varint(1 if value == -2**63 else (abs(value) << 1) | (value < 0))
             elif kind == "str":
-                data += value.encode("utf-8", "surrogateescape")
+                if f["name"] in exact:
+                    data += bytes.fromhex(exact[f["name"]])
+                else:
+                    data += value if isinstance(value, bytes) else value.encode("utf-8")
             else:
                 data.append(self.enums[kind][value] if isinstance(value, str) else value)
         return self.cobs(bytes(data))

@@ -13,6 +13,23 @@ import urllib.request
 from tests.cli.support import (TBAND, SchemaEncoder, TempDir, TraceView, free_port, make_trace, run)
 
 
+def non_utf8_trace(base, path):
+    """base's trace with events whose strings are not UTF-8 (a 0xFF byte, a
+    character cut at the string limit) and, for contrast, valid ones."""
+    encoder, t = SchemaEncoder(), 10**7
+    frames = [
+        {"event": "isr_name", "fields": {"isr_id": 7, "name": b"ab\xff"}},
+        {"event": "evtmarker_name", "fields": {"evtmarker_id": 9, "name": "grün"}},
+        {"event": "isr_enter", "ts": t, "fields": {"isr_id": 7}},
+        {"event": "isr_exit", "ts": t + 1, "fields": {"isr_id": 7}},
+        {"event": "evtmarker_begin", "ts": t + 2, "fields": {"evtmarker_id": 9, "msg": "grün".encode()[:3]}},
+        {"event": "evtmarker_end", "ts": t + 3, "fields": {"evtmarker_id": 9}},
+        {"event": "evtmarker", "ts": t + 4, "fields": {"evtmarker_id": 9, "msg": "a\\x41"}},
+    ]
+    path.write_bytes(base.read_bytes() + b"".join(encoder.encode(f) for f in frames))
+    return path
+
+
 class CliTestCase(unittest.TestCase):
     def setUp(self):
         self.tmp = TempDir()
@@ -122,6 +139,23 @@ class Conv(CliTestCase):
         self.assertEqual(len(view.track("uart0", "Core 0")["slices"]), 4)
         self.assertEqual(view.track("uart1", "Core 1")["slices"][0]["begin"], 15)
         self.assertEqual(view.track("frame", "")["slices"][0]["name"], "render")
+
+    def test_strings_that_are_not_utf8_are_shown_escaped_with_a_warning(self):
+        trace = non_utf8_trace(self.trace("baremetal"), self.tmp / "non_utf8.bin")
+        out = self.tmp / "non_utf8.pftrace"
+        proc = run(["conv", "--mode", "bare-metal", str(trace), "-o", str(out), "--json", str(self.tmp / "t.json")])
+        self.assertExit(proc, 0)
+        self.assertIn("2 x string not UTF-8 [invalid_utf8]", proc.stderr)
+        self.assertIn("isr_name.name is not UTF-8", proc.stderr)
+        view = TraceView(out)
+        self.assertEqual(len(view.track("ab\\xFF", "Core 0")["slices"]), 1)
+        marker = view.track("grün", "")
+        self.assertEqual([s["name"] for s in marker["slices"]], ["gr\\xC3"])
+        self.assertEqual([i["name"] for i in marker["instants"]], ["a\\x41"])  # valid: not escaped
+        chrome = json.loads((self.tmp / "t.json").read_text(encoding="utf-8"))
+        self.assertIn("gr\\xC3", [e.get("name") for e in chrome["traceEvents"]])
+        self.assertExit(run(["conv", "--strict", str(trace)]), 1)
+        self.assertExit(run(["conv", "--strict", "--allow", "invalid_utf8", str(trace)]), 0)
 
     def test_check_only_and_strict(self):
         trace = self.trace("baremetal")
@@ -233,6 +267,21 @@ class Dump(CliTestCase):
                 lines = [json.loads(line) for line in proc.stdout.decode().splitlines()]
                 self.assertTrue(all("error" not in line for line in lines))
                 self.assertEqual(b"".join(encoder.encode(line) for line in lines), trace.read_bytes())
+
+    def test_json_lines_keep_the_bytes_of_strings_that_are_not_utf8(self):
+        trace = non_utf8_trace(self.trace("baremetal"), self.tmp / "non_utf8.bin")
+        proc = run(["dump", "--json", str(trace)])
+        self.assertExit(proc, 0)
+        lines = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+        self.assertEqual(b"".join(SchemaEncoder().encode(line) for line in lines), trace.read_bytes())
+        shown = {(line["event"], line["fields"].get("isr_id", line["fields"].get("evtmarker_id"))):
+                 (line["fields"].get("name", line["fields"].get("msg")), line.get("bytes_hex")) for line in lines}
+        self.assertEqual(shown[("isr_name", 7)], ("ab\\xFF", {"name": "6162ff"}))
+        self.assertEqual(shown[("evtmarker_begin", 9)], ("gr\\xC3", {"msg": "6772c3"}))  # "grün" cut in the ü
+        self.assertEqual(shown[("evtmarker_name", 9)], ("grün", None))  # valid UTF-8: as it is
+        self.assertEqual(shown[("evtmarker", 9)], ("a\\x41", None))
+        text = run(["dump", str(trace)]).stdout.decode()
+        self.assertIn('isr_name isr_id=7 name="ab\\xFF"', text)
 
     def test_json_lines_report_errors_with_offsets(self):
         data = self.trace("baremetal").read_bytes()

@@ -53,7 +53,8 @@ int main(void) {
   tband_evtmarker_end(2);
   tband_isr_exit(1);
 #if tband_configENABLE == 1 && tband_configFREERTOS_TRACE_ENABLE == 1
-  const uint32_t task = tband_freertos_hook_task_created(2, "worker");
+  const uint32_t task = tband_freertos_hook_task_created(2);
+  tband_freertos_hook_task_name(task, "worker");
   const uint32_t queue = tband_freertos_hook_queue_created(TBAND_FRQK_QUEUE);
   tband_freertos_hook_queue_name(queue, "jobs");
   tband_freertos_hook_idle_task(task, 0);

@@ -43,7 +43,8 @@ extern "C" {
 
 #if TBAND_FREERTOS_ON
 /* ---- What the kernel hooks call (through the trace* macros; not for direct use) */
-uint32_t tband_freertos_hook_task_created(uint32_t priority, const char* name); /* returns the new task's id */
+uint32_t tband_freertos_hook_task_created(uint32_t priority); /* returns the new task's id */
+void tband_freertos_hook_task_name(uint32_t task_id, const char* name);
 uint32_t tband_freertos_hook_queue_created(uint32_t kind); /* kind: TBAND_FRQK_*; returns the new queue's id */
 void tband_freertos_hook_queue_name(uint32_t queue_id, const char* name);
 void tband_freertos_hook_idle_task(uint32_t task_id, uint32_t core_id);
@@ -125,6 +126,14 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
 #define tband_freertos_queue_name(queue, name) ((void)0)
 #endif
 
+/* The reference tracer's names for naming semaphores and mutexes: each is a
+ * queue to the kernel (and its kind is traced when it is created), so they all
+ * name the queue, and compile to nothing when the module is off. */
+#define tband_freertos_binary_semaphore_name(semaphore, name) tband_freertos_queue_name(semaphore, name)
+#define tband_freertos_counting_semaphore_name(semaphore, name) tband_freertos_queue_name(semaphore, name)
+#define tband_freertos_mutex_name(mutex, name) tband_freertos_queue_name(mutex, name)
+#define tband_freertos_recursive_mutex_name(mutex, name) tband_freertos_queue_name(mutex, name)
+
 #endif /* TBAND_FREERTOS_H_ */
 
 /* ---- The kernel's trace macros ----------------------------------------------
@@ -143,7 +152,16 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
 
 /* The timer task, if the kernel has one (for traceSTARTING_SCHEDULER and
  * tband_freertos_scheduler_started()). */
-#if defined(configUSE_TIMERS) && configUSE_TIMERS == 1
+#if defined(configUSE_TIMERS) && configUSE_TIMERS == 1 && !defined(__cplusplus)
+/* C: the timer API declared where it is used, so that a file calling
+ * tband_freertos_scheduler_started() needs no timers.h (the reference
+ * tracer's is a function; firmware written for it does not include it). */
+#define TBAND_FREERTOS_MARK_TIMER_TASK()                                                        \
+  do {                                                                                          \
+    extern TaskHandle_t xTimerGetTimerDaemonTaskHandle(void);                                   \
+    tband_freertos_hook_timer_task((uint32_t)uxTaskGetTaskNumber(xTimerGetTimerDaemonTaskHandle())); \
+  } while (0)
+#elif defined(configUSE_TIMERS) && configUSE_TIMERS == 1
 #define TBAND_FREERTOS_MARK_TIMER_TASK() \
   tband_freertos_hook_timer_task((uint32_t)uxTaskGetTaskNumber(xTimerGetTimerDaemonTaskHandle()))
 #else
@@ -152,10 +170,14 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
 
 /* tasks.c, prvAddNewTaskToReadyList(), in a critical section, before the task
  * is made ready: gives the task its id, sends task_created and
- * task_priority_set (task tracing) and task_name. */
-#define traceTASK_CREATE(pxNewTCB)                                                               \
-  (pxNewTCB)->uxTaskNumber = (UBaseType_t)tband_freertos_hook_task_created((uint32_t)(pxNewTCB)->uxPriority, \
-                                                                           (pxNewTCB)->pcTaskName)
+ * task_priority_set (task tracing), then task_name, in the reference tracer's
+ * order. (Two calls: one hook keeping the name across the other two events
+ * would need a deeper stack.) */
+#define traceTASK_CREATE(pxNewTCB)                                                                        \
+  do {                                                                                                    \
+    (pxNewTCB)->uxTaskNumber = (UBaseType_t)tband_freertos_hook_task_created((uint32_t)(pxNewTCB)->uxPriority); \
+    tband_freertos_hook_task_name((uint32_t)(pxNewTCB)->uxTaskNumber, (pxNewTCB)->pcTaskName);            \
+  } while (0)
 
 /* queue.c, prvInitialiseNewQueue(): every queue, semaphore, mutex and queue
  * set; ucQueueType says which (a queue set is a plain queue here on V10, see

@@ -6,7 +6,10 @@
  * a target. Timestamps come from one clock shared by all cores. Backend data
  * goes to a sink the program sets (by default it is discarded).
  *
- * Set TBAND_HOST_CORES in tband_config.h for more than one core (default 1). */
+ * Set TBAND_HOST_CORES in tband_config.h for more than one core (default 1).
+ * Set TBAND_HOST_SUBMIT_TO_BACKEND to 1 there to leave
+ * tband_portBACKEND_EXTERNAL_EVENT undefined: the external backend then calls
+ * the program's tband_submit_to_backend() (the reference tracer's way). */
 #ifndef TBAND_PORT_HOST_H_
 #define TBAND_PORT_HOST_H_
 
@@ -66,7 +69,9 @@ void tband_host_reset_snapshot_full_calls(void);
 #define tband_portENTER_CRITICAL_FROM_ANY() tband_host_enter_critical()
 #define tband_portEXIT_CRITICAL_FROM_ANY() tband_host_exit_critical()
 #define tband_portBACKEND_STREAM_DATA(buf, len) tband_host_stream_data((buf), (len))
+#if !defined(TBAND_HOST_SUBMIT_TO_BACKEND) || TBAND_HOST_SUBMIT_TO_BACKEND == 0
 #define tband_portBACKEND_EXTERNAL_EVENT(buf, len, is_metadata) tband_host_external_event((buf), (len), (is_metadata))
+#endif
 #define tband_portBACKEND_SNAPSHOT_BUF_FULL_CALLBACK() tband_host_snapshot_full()
 
 #endif /* TBAND_PORT_HOST_H_ */
