@@ -37,25 +37,31 @@ bool write_frame(void*, unsigned core, const std::uint8_t* buf, std::size_t len,
   return !written;  // a failed write is reported as a drop, and counted
 }
 
-void run_core(unsigned core, std::chrono::milliseconds run_time, std::atomic<bool>* go) {
+void run_core(unsigned core, std::chrono::milliseconds run_time, std::atomic<unsigned>* named,
+              std::atomic<bool>* go) {
   tband_host_set_core_id(core);
   sensor_workload workload{};
   workload.adc_state = 1 + core;
   workload_name_everything();
+  named->fetch_add(1);
   while (!go->load()) {
     std::this_thread::yield();
   }
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  const auto end = start + run_time;
   auto next_tick = start + std::chrono::milliseconds(1);
   // Cores' ADC interrupts are not in step with each other or with the tick.
   auto next_adc = start + std::chrono::microseconds(500 + 97 * core);
-  while (Clock::now() - start < run_time) {
+  // Until every interrupt due in the run time has been taken: a thread that
+  // lost its core (a busy machine) catches up, even after the run time, so
+  // each core takes the same number of interrupts however it was scheduled.
+  while (next_tick <= end || next_adc <= end) {
     const auto now = Clock::now();
-    if (now >= next_tick) {
+    if (next_tick <= end && now >= next_tick) {
       workload_tick_isr(&workload);
       next_tick += std::chrono::milliseconds(1);
-    } else if (now >= next_adc) {
+    } else if (next_adc <= end && now >= next_adc) {
       workload_adc_isr(&workload);
       next_adc += std::chrono::microseconds(500);
     } else if (!workload_main_step(&workload)) {
@@ -110,13 +116,18 @@ int main(int argc, char** argv) {
   tband_host_set_sink(write_frame, nullptr);
 
   // Every core names its interrupts and markers before tracing starts, as
-  // firmware does at boot; the metadata buffers keep them for the start.
+  // firmware does at boot; the metadata buffers keep them for the start. The
+  // start waits for all of them, however late a busy machine runs a thread,
+  // so that the first core's file carries every core's names.
+  std::atomic<unsigned> named{0};
   std::atomic<bool> go{false};
   std::vector<std::thread> threads;
   for (unsigned c = 0; c < cores; ++c) {
-    threads.emplace_back(run_core, c, std::chrono::milliseconds(run_ms), &go);
+    threads.emplace_back(run_core, c, std::chrono::milliseconds(run_ms), &named, &go);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  while (named.load() < cores) {
+    std::this_thread::yield();
+  }
   if (tband_start_streaming() != 0) {
     std::fprintf(stderr, "tband_sim: could not start streaming\n");
     return 1;

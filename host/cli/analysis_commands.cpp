@@ -81,8 +81,9 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
   conversion.schemas = schemas.get();
 
   Analysis analysis;
+  const RunTimer timer;
   try {
-    ProgressBar progress{!in.no_progress};
+    ProgressBar progress{!in.no_progress && !global.quiet};
     if (progress.enabled()) {
       conversion.progress = [&](std::uint64_t done, std::optional<std::uint64_t> total) { progress.update(done, total); };
     }
@@ -93,6 +94,9 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
     throw CommandError{kExitUsage, e.what()};
   }
   const ConversionResult& r = analysis.result;
+  if (global.quiet) {
+    return analysis;
+  }
   if (global.verbose > 0) {
     for (const std::string& note : r.notes) {
       std::cerr << "tband " << command << ": " << note << "\n";
@@ -108,6 +112,9 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
   std::cerr << "; " << r.dropped_events << " dropped on the target\n" << r.diagnostics.summary();
   for (const std::string& conflict : schemas->conflicts()) {
     std::cerr << "tband " << command << ": warning: " << conflict << "\n";
+  }
+  if (global.verbose > 1) {
+    std::cerr << "tband " << command << ": " << timer.rate(r.events, r.input_bytes) << "\n";
   }
   return analysis;
 }

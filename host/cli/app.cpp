@@ -7,6 +7,7 @@
 
 #include "cli/allow_option.hpp"
 #include "cli/analysis_commands.hpp"
+#include "cli/command_suggestion.hpp"
 #include "cli/commands.hpp"
 #include "cli/record_command.hpp"
 #include "cli/schema_options.hpp"
@@ -59,12 +60,13 @@ std::string format_help() {
 
 int run(int argc, char** argv) {
   CLI::App app{"tband: decode embedded traces; convert them to Perfetto or JSON, dump, check, serve", "tband"};
-  app.footer(kExamples);
   app.set_version_flag("-V,--version",
                        std::string{"tband "} + TBAND_VERSION + " (schema " + std::string{kSchemaHash.substr(0, 16)} + ")");
   app.require_subcommand(1);
   GlobalOptions global;
-  app.add_flag("-v,--verbose", global.verbose, "More detail on stderr (repeat for more)");
+  CLI::Option* verbose =
+      app.add_flag("-v,--verbose", global.verbose, "Notes on the inputs on stderr; -vv also the time taken and the rate");
+  app.add_flag("-q,--quiet", global.quiet, "Only errors on stderr: no summary, warnings or progress")->excludes(verbose);
 
   ConvOptions conv;
   CLI::App* conv_cmd = app.add_subcommand("conv", "Convert trace recordings to Perfetto (.pftrace) and/or JSON");
@@ -127,9 +129,19 @@ int run(int argc, char** argv) {
       ->required()
       ->check(CLI::IsMember({"bash", "zsh", "fish"}));
 
+  // Set last: a subcommand takes its parent's footer when it is added, and
+  // the examples belong to the top-level help only.
+  app.footer(kExamples);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() != 0 && app.get_subcommands().empty()) {
+      if (const std::string word = unknown_command(app, argc, argv); !word.empty()) {
+        std::cerr << "tband: error: " << unknown_command_message(app, word);
+        return kExitUsage;
+      }
+    }
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }

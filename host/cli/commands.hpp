@@ -22,7 +22,8 @@ enum ExitCode : int {
 };
 
 struct GlobalOptions {
-  int verbose = 0;
+  int verbose = 0;     // -v: notes on the inputs; -vv: also the time taken and the rate
+  bool quiet = false;  // -q: only errors on stderr
 };
 
 struct ConvOptions {
@@ -34,7 +35,7 @@ struct ConvOptions {
   std::string json;
   bool open = false;
   bool serve = false;
-  int port = 9001;
+  int port = 9001;  // kPerfettoPort (serve/trace_server.hpp)
   bool strict = false;
   std::vector<std::string> allow;  // diagnostic kinds --strict tolerates
   bool no_progress = false;
@@ -52,7 +53,7 @@ struct DumpCmdOptions {
 
 struct ServeCmdOptions {
   std::string file;
-  int port = 9001;
+  int port = 9001;  // kPerfettoPort (serve/trace_server.hpp)
   bool once = false;
   bool open = false;
 };

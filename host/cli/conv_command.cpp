@@ -75,6 +75,45 @@ std::string per_event(std::uint64_t bytes, std::uint64_t events) {
   return text;
 }
 
+// The summary line, the diagnostics and, with -v, the notes on the inputs.
+void print_summary(const ConvOptions& options, const GlobalOptions& global, const ConversionResult& result,
+                   const SchemaSet& schemas, const std::string& perfetto_path) {
+  if (global.verbose > 0) {
+    for (const std::string& note : result.notes) {
+      std::cerr << "tband conv: " << note << "\n";
+    }
+    for (const std::string& note : schemas.notes()) {
+      std::cerr << "tband conv: note: " << note << "\n";
+    }
+  }
+  std::cerr << "tband conv: " << result.events << " events from " << result.input_bytes << " bytes";
+  if (result.decode_errors != 0) {
+    std::cerr << ", " << result.decode_errors << " undecodable frame(s)";
+  }
+  std::cerr << "; " << result.tracks << " tracks";
+  if (result.last_ts_ns > result.first_ts_ns) {
+    char span[48];
+    std::snprintf(span, sizeof span, "; %.3f ms", static_cast<double>(result.last_ts_ns - result.first_ts_ns) / 1e6);
+    std::cerr << span;
+  }
+  std::cerr << "; " << result.dropped_events << " dropped on the target";
+  if (!perfetto_path.empty() && perfetto_path != "-") {
+    std::cerr << "; " << perfetto_path << ": " << result.perfetto_bytes << " bytes"
+              << per_event(result.perfetto_bytes, result.events);
+  }
+  if (!options.json.empty() && options.json != "-") {
+    std::cerr << "; " << options.json << ": " << result.json_bytes << " bytes";
+  }
+  std::cerr << "\n" << result.diagnostics.summary();
+  for (const std::string& conflict : schemas.conflicts()) {
+    std::cerr << "tband conv: warning: " << conflict << "\n";
+  }
+  if (perfetto_path.empty() && options.json.empty()) {
+    std::cerr << "tband conv: checked only, nothing written: add -o FILE.pftrace (Perfetto), --json FILE.json "
+                 "or --serve\n";
+  }
+}
+
 }  // namespace
 
 int run_conv(const ConvOptions& options, const GlobalOptions& global) {
@@ -116,12 +155,13 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
   }
 
   ConversionResult result;
+  const RunTimer timer;
   try {
     OutputFile perfetto_file{perfetto_path};
     OutputFile json_file{options.json};
     conversion.perfetto = perfetto_file.target();
     conversion.json = json_file.target();
-    ProgressBar progress{!options.no_progress};
+    ProgressBar progress{!options.no_progress && !global.quiet};
     if (progress.enabled()) {
       conversion.progress = [&](std::uint64_t done, std::optional<std::uint64_t> total) { progress.update(done, total); };
     }
@@ -140,35 +180,11 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     return kExitOutput;
   }
 
-  if (global.verbose > 0) {
-    for (const std::string& note : result.notes) {
-      std::cerr << "tband conv: " << note << "\n";
+  if (!global.quiet) {
+    print_summary(options, global, result, *schemas, perfetto_path);
+    if (global.verbose > 1) {
+      std::cerr << "tband conv: " << timer.rate(result.events, result.input_bytes) << "\n";
     }
-    for (const std::string& note : schemas->notes()) {
-      std::cerr << "tband conv: note: " << note << "\n";
-    }
-  }
-  std::cerr << "tband conv: " << result.events << " events from " << result.input_bytes << " bytes";
-  if (result.decode_errors != 0) {
-    std::cerr << ", " << result.decode_errors << " undecodable frame(s)";
-  }
-  std::cerr << "; " << result.tracks << " tracks";
-  if (result.last_ts_ns > result.first_ts_ns) {
-    char span[48];
-    std::snprintf(span, sizeof span, "; %.3f ms", static_cast<double>(result.last_ts_ns - result.first_ts_ns) / 1e6);
-    std::cerr << span;
-  }
-  std::cerr << "; " << result.dropped_events << " dropped on the target";
-  if (!perfetto_path.empty() && perfetto_path != "-") {
-    std::cerr << "; " << perfetto_path << ": " << result.perfetto_bytes << " bytes"
-              << per_event(result.perfetto_bytes, result.events);
-  }
-  if (!options.json.empty() && options.json != "-") {
-    std::cerr << "; " << options.json << ": " << result.json_bytes << " bytes";
-  }
-  std::cerr << "\n" << result.diagnostics.summary();
-  for (const std::string& conflict : schemas->conflicts()) {
-    std::cerr << "tband conv: warning: " << conflict << "\n";
   }
 
   const std::uint64_t warnings = result.diagnostics.total_not_allowed(allowed_diagnostics(options.allow));

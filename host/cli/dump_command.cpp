@@ -52,16 +52,20 @@ int run_dump(const DumpCmdOptions& options, const GlobalOptions& global) {
         std::cerr << who << "note: " << note << "\n";
       }
     }
-    if (global.verbose > 0 || r.decode_errors != 0) {
+    if (global.verbose > 0 || (r.decode_errors != 0 && !global.quiet)) {
       std::cerr << who << r.events << " events, " << r.decode_errors << " undecodable frame(s), " << r.input_bytes
                 << " bytes\n";
     }
-    for (const std::string& problem : r.problems) {
-      std::cerr << who << "warning: " << problem << "\n";
+    if (!global.quiet) {
+      for (const std::string& problem : r.problems) {
+        std::cerr << who << "warning: " << problem << "\n";
+      }
     }
   }
-  for (const std::string& conflict : schemas->conflicts()) {
-    std::cerr << "tband dump: warning: " << conflict << "\n";
+  if (!global.quiet) {
+    for (const std::string& conflict : schemas->conflicts()) {
+      std::cerr << "tband dump: warning: " << conflict << "\n";
+    }
   }
   if (options.strict && !result.clean()) {
     std::cerr << "tband dump: error: undecodable frames, unknown event ids or a schema mismatch, and --strict\n";

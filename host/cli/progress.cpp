@@ -6,6 +6,15 @@
 
 namespace tband::cli {
 
+std::string RunTimer::rate(std::uint64_t events, std::uint64_t bytes) const {
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double per_second = seconds > 0 ? 1 / seconds : 0;
+  char text[96];
+  std::snprintf(text, sizeof text, "%.3f s: %.2f M events/s, %.1f MB/s", seconds,
+                static_cast<double>(events) * per_second / 1e6, static_cast<double>(bytes) * per_second / 1e6);
+  return text;
+}
+
 ProgressBar::ProgressBar(bool wanted)
     : enabled_(wanted && ::isatty(STDERR_FILENO) != 0),
       start_(std::chrono::steady_clock::now()),

@@ -27,9 +27,16 @@ int serve_file(const std::string& file, int port, bool once, bool open) {
   options.once = once;
   try {
     TraceServer server{options};
-    std::cerr << "tband serve: serving " << file << " at " << server.trace_url() << "\n";
+    std::cerr << "tband serve: serving " << file << " at " << server.trace_url() << " (about it: "
+              << server.index_url() << ")\n";
+    if (!server.perfetto_can_fetch()) {
+      std::cerr << "tband serve: warning: ui.perfetto.dev fetches traces only from port " << kPerfettoPort
+                << ", so the link below will not load the trace; serve on port " << kPerfettoPort
+                << ", or download it from " << server.index_url() << " and open it in the UI by hand\n";
+    }
     std::cout << "Open in Perfetto: " << server.perfetto_url() << std::endl;
-    if (open && !open_in_browser(server.perfetto_url())) {
+    // On another port the page at "/" says what to do; the UI's link would not load.
+    if (open && !open_in_browser(server.perfetto_can_fetch() ? server.perfetto_url() : server.index_url())) {
       std::cerr << "tband serve: no browser found (xdg-open); open the link above by hand\n";
     }
     if (!once) {

@@ -37,6 +37,27 @@ std::string base_name(const std::string& path) {
   return name.empty() ? std::string{"trace.pftrace"} : name;
 }
 
+// The page at "/": what is served, the link that opens it in the UI, and
+// what to do instead when the UI cannot fetch from this port. (`name` holds
+// only URL-safe characters, so it goes into HTML as it is.)
+std::string index_page(const TraceServer& server, const std::string& name, std::size_t bytes) {
+  std::string page =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tband serve: " + name +
+      "</title></head>\n<body>\n<h1>tband serve</h1>\n<p>Serving <a href=\"/" + name + "\">" + name + "</a> (" +
+      std::to_string(bytes) + " bytes).</p>\n";
+  if (server.perfetto_can_fetch()) {
+    page += "<p><a href=\"" + server.perfetto_url() + "\">Open it in ui.perfetto.dev</a>.</p>\n";
+  } else {
+    page += "<p>ui.perfetto.dev fetches traces only from 127.0.0.1:" + std::to_string(kPerfettoPort) +
+            ", not from port " + std::to_string(server.port()) + ": serve on port " +
+            std::to_string(kPerfettoPort) + " (<code>tband serve --port " + std::to_string(kPerfettoPort) +
+            "</code>) for a link that opens it, or download <a href=\"/" + name +
+            "\">the file</a> and open it in <a href=\"https://ui.perfetto.dev\">ui.perfetto.dev</a> with "
+            "&ldquo;Open trace file&rdquo;.</p>\n";
+  }
+  return page + "</body></html>\n";
+}
+
 }  // namespace
 
 TraceServer::TraceServer(ServeOptions options) : impl_(std::make_unique<Impl>()) {
@@ -54,6 +75,10 @@ TraceServer::TraceServer(ServeOptions options) : impl_(std::make_unique<Impl>())
     res.set_header("Access-Control-Allow-Methods", "GET, OPTIONS");
     res.set_header("Cache-Control", "no-cache");
   };
+  impl->server.Get("/", [this, impl](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Cache-Control", "no-cache");
+    res.set_content(index_page(*this, impl->name, impl->body.size()), "text/html; charset=utf-8");
+  });
   impl->server.Options("/" + impl->name, [cors](const httplib::Request&, httplib::Response& res) { cors(res); });
   impl->server.Get("/" + impl->name, [impl, cors](const httplib::Request&, httplib::Response& res) {
     cors(res);
@@ -94,6 +119,10 @@ int TraceServer::port() const noexcept { return impl_->port; }
 
 std::string TraceServer::trace_url() const {
   return "http://" + impl_->options.host + ":" + std::to_string(impl_->port) + "/" + impl_->name;
+}
+
+std::string TraceServer::index_url() const {
+  return "http://" + impl_->options.host + ":" + std::to_string(impl_->port) + "/";
 }
 
 std::string TraceServer::perfetto_url() const { return "https://ui.perfetto.dev/#!/?url=" + trace_url(); }

@@ -9,10 +9,14 @@
 
 namespace tband {
 
+/// The one port ui.perfetto.dev fetches traces from (its content security
+/// policy allows http://127.0.0.1:9001 only).
+inline constexpr int kPerfettoPort = 9001;
+
 struct ServeOptions {
   std::string path;  // the file to serve
   std::string host = "127.0.0.1";
-  int port = 9001;  // 0: any free port
+  int port = kPerfettoPort;  // 0: any free port
   bool once = false;  // stop after the trace was fetched once
   std::string allowed_origin = "https://ui.perfetto.dev";
 };
@@ -31,6 +35,10 @@ class TraceServer {
   [[nodiscard]] std::string trace_url() const;
   /// The ui.perfetto.dev link that opens the trace.
   [[nodiscard]] std::string perfetto_url() const;
+  /// Whether ui.perfetto.dev can fetch from this server (port 9001 only).
+  [[nodiscard]] bool perfetto_can_fetch() const noexcept { return port() == kPerfettoPort; }
+  /// http://127.0.0.1:PORT/ : a page that explains what is served and links to it.
+  [[nodiscard]] std::string index_url() const;
 
   /// Serves until stop(), or until the trace was fetched once with `once`.
   void run();

@@ -149,7 +149,8 @@ void TraceInterpreter::on_decode_error(const DecodeError& error, const std::stri
 void TraceInterpreter::finish() {
   if (events_before_resolution_) {
     diagnose(DiagnosticKind::kNoTimestampResolution, std::nullopt,
-             have_resolution_ ? "ts_resolution_ns arrived after the first events; those assume 1 ns per tick"
+             have_resolution_ ? "ts_resolution_ns (" + std::to_string(ns_per_ts_) +
+                                    " ns per tick) arrived after the first events; those assume 1 ns per tick"
                               : "the trace has no ts_resolution_ns event; assumed 1 ns per tick");
   }
   if (freertos_in_bare_metal_ != 0) {
@@ -392,6 +393,10 @@ void TraceInterpreter::handle(const DroppedEvtCnt& e, Context& c) {
 void TraceInterpreter::handle(const TsResolutionNs& e, Context&) {
   if (e.ns_per_ts == 0) {
     return;
+  }
+  if (events_before_resolution_ && !have_resolution_ && e.ns_per_ts == ns_per_ts_) {
+    // The events before it were read at the resolution it confirms.
+    events_before_resolution_ = false;
   }
   ns_per_ts_ = e.ns_per_ts;
   have_resolution_ = true;

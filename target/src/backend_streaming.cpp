@@ -40,14 +40,29 @@ __attribute__((noinline)) bool send_core_id(unsigned self, unsigned core) noexce
          rt::Delivery::kDelivered;
 }
 
-// Every core's metadata buffer, each after a core_id event naming its core and
-// followed by a metadata_overflow event if it lost any; then a core_id event
-// for the calling core, whose events follow. True if anything was dropped.
+// ts_resolution_ns says what a tick is; the host reads an event before it
+// at 1 ns per tick. A core that gathers the system metadata only after the
+// start streams it behind its first report, which is timestamped, and other
+// cores' events may be merged before that. So every start sends it first,
+// ahead of every core's first event, whoever gathers it and when.
+bool send_resolution(unsigned self) noexcept {
+  rt::per_core(rt::g_frames, self).fields[0] = tband_portTIMESTAMP_RESOLUTION_NS;
+  return rt::send_report(self, enc::field_spec(enc::FieldWidth::kU64) | enc::TsResolutionNs::kId) !=
+         rt::Delivery::kDelivered;
+}
+
+// The resolution; every core's metadata buffer, each after a core_id event
+// naming its core and followed by a metadata_overflow event if it lost any;
+// then a core_id event for the calling core, whose events follow. True if
+// anything was dropped.
 bool send_metadata() noexcept {
   if constexpr (!rt::kUseMetadataBuf) {
     return false;
   } else {
     const unsigned self = rt::current_core();
+    if (send_resolution(self)) {
+      return true;
+    }
     for (unsigned core = 0; core < rt::kCores; ++core) {
       const rt::MetadataView meta = rt::metadata_view(core);
       if (meta.used == 0 && meta.lost_evts == 0) {

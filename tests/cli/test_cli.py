@@ -355,6 +355,31 @@ class Serve(CliTestCase):
             proc.stdout.close()
             proc.stderr.close()
 
+    def test_other_ports_warn_and_the_page_at_the_root_explains(self):
+        out = self.tmp / "served.pftrace"
+        out.write_bytes(b"trace bytes")
+        port = free_port()
+        self.assertNotEqual(port, 9001)
+        proc = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            self.read_url(proc)
+            headers, page = self.fetch(f"http://127.0.0.1:{port}/")
+            self.assertTrue(headers["Content-Type"].startswith("text/html"))
+            page = page.decode()
+            self.assertIn('<a href="/served.pftrace">', page)
+            self.assertIn("only from 127.0.0.1:9001", page)
+            self.assertIn("tband serve --port 9001", page)
+            self.assertNotIn("ui.perfetto.dev/#!/?url=", page, "no link that cannot work")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+            stderr = proc.stderr.read().decode()
+            proc.stdout.close()
+            proc.stderr.close()
+        self.assertIn("warning: ui.perfetto.dev fetches traces only from port 9001", stderr)
+        self.assertIn(f"http://127.0.0.1:{port}/", stderr)
+
     def test_serve_errors(self):
         self.assertExit(run(["serve", str(self.tmp / "missing.pftrace")]), 2)
         port = free_port()
@@ -399,6 +424,36 @@ class Completion(CliTestCase):
         out = subprocess.run(["bash", "-c", probe], capture_output=True, text=True).stdout.splitlines()
         self.assertEqual(out[0].split(), ["conv", "completion"])
         self.assertIn("--format", out[1].split())
+
+    def test_bash_completion_completes_option_values(self):
+        script = run(["completion", "bash"]).stdout.decode()
+        (self.tmp / "trace.bin").write_bytes(b"")
+        probes = [
+            "COMP_WORDS=(tband conv --mode ''); COMP_CWORD=3",
+            "COMP_WORDS=(tband -v dump -f ''); COMP_CWORD=4",
+            "COMP_WORDS=(tband completion ''); COMP_CWORD=2",
+            "COMP_WORDS=(tband conv -o tr); COMP_CWORD=3",
+            "COMP_WORDS=(tband conv --core-count ''); COMP_CWORD=3",
+        ]
+        probe = script + "".join(f'\n{p}; COMPREPLY=(); _tband; echo "${{COMPREPLY[@]}}"' for p in probes) + "\n"
+        out = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, cwd=self.tmp.path).stdout.splitlines()
+        self.assertEqual(sorted(out[0].split()), ["bare-metal", "free-rtos", "freertos"])
+        self.assertIn("hex", out[1].split())
+        self.assertIn("auto", out[1].split())
+        self.assertEqual(out[2].split(), ["bash", "zsh", "fish"])
+        self.assertEqual(out[3].split(), ["trace.bin"], "a file for -o")
+        self.assertEqual(out[4], "", "numbers are not completed")
+
+    def test_zsh_and_fish_complete_option_values(self):
+        zsh = run(["completion", "zsh"]).stdout.decode()
+        self.assertIn("'--mode[How to interpret the trace: bare-metal or freertos]:mode:(bare-metal freertos free-rtos)'",
+                      zsh)
+        self.assertIn("'--output[Write the Perfetto trace here (- for stdout)]:file:_files'", zsh)
+        self.assertIn("'1:value:(bash zsh fish)'", zsh)
+        fish = run(["completion", "fish"]).stdout.decode()
+        self.assertIn("-l mode -s m -d 'How to interpret the trace: bare-metal or freertos' -x -a 'bare-metal freertos "
+                      "free-rtos'", fish)
+        self.assertIn("-l output -s o -d 'Write the Perfetto trace here (- for stdout)' -r -F", fish)
 
 
 class Progress(CliTestCase):
@@ -448,6 +503,53 @@ class Misc(CliTestCase):
         conv_help = run(["conv", "--help"]).stdout.decode()
         for option in ("--format", "--mode", "--core-count", "--output", "--json", "--open", "--serve", "--strict"):
             self.assertIn(option, conv_help)
+
+    def test_mistyped_command_suggests_the_nearest(self):
+        for typo, nearest in (("cnv", "conv"), ("sever", "serve"), ("dmp", "dump"), ("stat", "stats")):
+            with self.subTest(typo=typo):
+                proc = run([typo, "trace.bin"])
+                self.assertExit(proc, 2)
+                self.assertIn(f"unknown command '{typo}'; did you mean '{nearest}'", proc.stderr)
+                self.assertNotIn("A subcommand is required", proc.stderr)
+        proc = run(["-v", "frobnicate"])
+        self.assertExit(proc, 2)
+        self.assertIn("unknown command 'frobnicate'\nCommands: conv dump serve", proc.stderr)
+        self.assertIn("Run 'tband --help'", proc.stderr)
+
+    def test_help_footer_on_the_top_level_help_only(self):
+        self.assertIn("Examples:", run(["--help"]).stdout.decode())
+        for command in ("conv", "dump", "serve", "stats", "completion"):
+            with self.subTest(command=command):
+                help_text = run([command, "--help"]).stdout.decode()
+                self.assertIn("Usage", help_text)
+                self.assertNotIn("Examples:", help_text)
+                self.assertNotIn("Exit codes", help_text)
+
+    def test_conv_without_an_output_says_what_to_do(self):
+        trace = self.trace("baremetal")
+        proc = run(["conv", str(trace)])
+        self.assertExit(proc, 0)  # a check of the trace, as --strict in CI uses it
+        self.assertIn("checked only, nothing written: add -o FILE.pftrace (Perfetto), --json FILE.json or --serve",
+                      proc.stderr)
+        written = run(["conv", str(trace), "-o", str(self.tmp / "t.pftrace")])
+        self.assertNotIn("nothing written", written.stderr)
+
+    def test_quiet_and_very_verbose(self):
+        trace = self.trace("baremetal")
+        out = str(self.tmp / "q.pftrace")
+        quiet = run(["-q", "conv", str(trace), "-o", out])
+        self.assertExit(quiet, 0)
+        self.assertEqual(quiet.stderr, "")
+        self.assertEqual(run(["--quiet", "stats", str(trace)]).stderr, "")
+        strict = run(["-q", "conv", "--strict", "--mode", "bare-metal", str(self.trace("freertos"))])
+        self.assertExit(strict, 1)
+        self.assertRegex(strict.stderr, r"^tband conv: error: \d+ warning\(s\) and --strict\n$")
+        once = run(["-v", "conv", str(trace), "-o", out])
+        twice = run(["-vv", "conv", str(trace), "-o", out])
+        self.assertNotIn("events/s", once.stderr)
+        self.assertRegex(twice.stderr, r"tband conv: \d+\.\d+ s: \d+\.\d+ M events/s, \d+\.\d+ MB/s")
+        self.assertRegex(run(["-vv", "stats", str(trace)]).stderr, r"tband stats: \d+\.\d+ s: ")
+        self.assertExit(run(["-q", "-v", "conv", str(trace)]), 2)
 
     def test_verbose_prints_per_input_notes(self):
         log = self.tmp / "uart.log"

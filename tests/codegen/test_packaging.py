@@ -98,6 +98,28 @@ class PipInstallTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertTrue((venv / "bin" / "tband-codegen").is_file())
 
+    def test_no_build_isolation_needs_no_wheel_or_setuptools(self) -> None:
+        """`pip install --no-build-isolation .` builds with the venv's own
+        packages: a setuptools backend would need `wheel` there ("invalid
+        command 'bdist_wheel'"); the in-tree backend needs neither."""
+        venv = self.venv("no_isolation")
+        python = str(venv / "bin" / "python")
+        subprocess.run([python, "-m", "pip", "uninstall", "-y", "setuptools", "wheel"], capture_output=True,
+                       env=self.env, check=False)
+        missing = subprocess.run([python, "-c", "import importlib.util as u; "
+                                  "print(u.find_spec('wheel') is None and u.find_spec('setuptools') is None)"],
+                                 capture_output=True, text=True, check=True)
+        self.assertEqual(missing.stdout.strip(), "True")
+        for flags in (("--no-build-isolation",), ("--no-build-isolation", "--editable")):
+            with self.subTest(flags=flags):
+                result = subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-deps", *flags, str(REPO)],
+                                        capture_output=True, text=True, env=self.env, check=False)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertTrue((venv / "bin" / "tband-codegen").is_file())
+                version = subprocess.run([python, "-c", "import tband_codegen; print(tband_codegen.__name__)"],
+                                         capture_output=True, text=True, env=self.env, cwd=self.dir, check=False)
+                self.assertEqual(version.stdout.strip(), "tband_codegen", version.stderr)
+
     def test_installed_command_runs_from_anywhere(self) -> None:
         """A venv that sees the system's Jinja2 and PyYAML: the full install,
         then the command, run from an empty folder."""

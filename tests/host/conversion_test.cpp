@@ -126,6 +126,22 @@ TEST(Conversion, OnlyEventsAfterTickZeroNeedTheResolutionFirst) {
       .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 10); });
   const Converted diagnosed = convert_trace(late, "resolution_after_an_event");
   EXPECT_EQ(diagnosed.result.diagnostics.count(DiagnosticKind::kNoTimestampResolution), 1u);
+  EXPECT_NE(diagnosed.result.diagnostics.summary().find("ts_resolution_ns (10 ns per tick) arrived after"),
+            std::string::npos)
+      << diagnosed.result.diagnostics.summary();
+}
+
+// A late resolution of 1 ns per tick confirms how the events before it were
+// read: nothing to report (a core that named its things after the start).
+TEST(Conversion, ALateResolutionOfOneNanosecondChangesNothing) {
+  TraceBuilder late;
+  late.add([](std::uint8_t* b) { return enc::encode_dropped_evt_cnt(b, 5, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_name(b, 1, "tick"); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 7, 1); });
+  const Converted c = convert_trace(late, "late_resolution_of_1ns");
+  EXPECT_EQ(c.result.diagnostics.count(DiagnosticKind::kNoTimestampResolution), 0u) << c.result.diagnostics.summary();
+  EXPECT_EQ(c.view.track("tick", "Core 0").slices.at(0).begin_ns, 7u);
 }
 
 TEST(Conversion, CorruptFrameInTheMiddleTheRestStillConverts) {
@@ -158,6 +174,31 @@ TEST(Conversion, TwoCoresInTwoFilesAreMergedByTime) {
   EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
   EXPECT_EQ(c.view.track("uart", "Core 0").slices.at(0).begin_ns, 10u);
   EXPECT_EQ(c.view.track("spi", "Core 1").slices.at(0).end_ns, 20u);
+}
+
+// The runtime's streaming start: the resolution (sent by the start when no
+// core had gathered it), core_id stamped 0; a core that gathers it late has it
+// behind a timed report, and another core's events come before that. The
+// start's frames are merged first, so every event is read at 40 ns per tick.
+TEST(Conversion, TheResolutionTheStartSendsComesBeforeEveryCoresEvents) {
+  TraceBuilder core0;
+  core0.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 40); })
+      .add([](std::uint8_t* b) { return enc::encode_core_id(b, 0, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_dropped_evt_cnt(b, 9, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 40); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_name(b, 1, "uart"); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 10, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_exit(b, 11, 1); });
+  TraceBuilder core1;
+  core1.add([](std::uint8_t* b) { return enc::encode_dropped_evt_cnt(b, 3, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_name(b, 1, "spi"); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 5, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_exit(b, 6, 1); });
+  const Converted c = convert_files({core0.write("start_c0.bin") + "@0", core1.write("start_c1.bin") + "@1"},
+                                    "resolution_from_the_start", TraceMode::kBareMetal, 2);
+  EXPECT_EQ(c.result.diagnostics.count(DiagnosticKind::kNoTimestampResolution), 0u) << c.result.diagnostics.summary();
+  EXPECT_EQ(c.view.track("spi", "Core 1").slices.at(0).begin_ns, 200u);
+  EXPECT_EQ(c.view.track("uart", "Core 0").slices.at(0).begin_ns, 400u);
 }
 
 TEST(Conversion, CoreIdEventsSwitchTheCoreWithinOneStream) {

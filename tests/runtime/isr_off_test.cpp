@@ -25,7 +25,7 @@ TEST(IsrOff, InterruptHooksAreNothingMarkersAreTraced) {
   tband_isr_exit(side_effect());
   EXPECT_EQ(g_evaluated, 0);
   tband_evtmarker(1, "on");
-  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"core_id ts=0 core_id=0",
+  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"ts_resolution_ns ns_per_ts=1", "core_id ts=0 core_id=0",
                                                          "evtmarker ts=3 evtmarker_id=1 msg=\"on\""}));
 }
 

@@ -35,7 +35,8 @@ class Streaming : public ::testing::Test {
   TraceCapture capture;
 };
 
-const std::vector<std::string> kStartWithoutMetadata = {"core_id ts=0 core_id=0"};
+// Every start sends the resolution first, whether a core gathered it or not.
+const std::vector<std::string> kStartWithoutMetadata = {"ts_resolution_ns ns_per_ts=1", "core_id ts=0 core_id=0"};
 
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -94,6 +95,7 @@ TEST_F(Streaming, StartSendsEveryCoresMetadataFirst) {
   tband_host_set_time(10);
   tband_isr_enter(1);
   EXPECT_EQ(capture.events(0), (std::vector<std::string>{
+                                   "ts_resolution_ns ns_per_ts=1",
                                    "core_id ts=0 core_id=0",
                                    "ts_resolution_ns ns_per_ts=1",
                                    "isr_name isr_id=1 name=\"uart\"",
@@ -118,6 +120,7 @@ TEST_F(Streaming, StartReturnsMinus2WhenTheMetadataIsDropped) {
 TEST_F(Streaming, EveryHookFromC11) {
   EXPECT_EQ(tband_c_api_calls(), 0);
   EXPECT_EQ(capture.events(0), (std::vector<std::string>{
+                                   "ts_resolution_ns ns_per_ts=1",
                                    "core_id ts=0 core_id=0",
                                    "ts_resolution_ns ns_per_ts=1",
                                    "isr_name isr_id=3 name=\"timer\"",
@@ -268,9 +271,10 @@ TEST_F(Streaming, MetadataOverflowIsReportedInTheTrace) {
   tband_host_set_time(50);
   ASSERT_EQ(tband_start_streaming(), 0);
   auto events = capture.events(0);
-  ASSERT_EQ(events.size(), 1 + 16 + 1 + 1u);
-  EXPECT_EQ(events[16], "isr_name isr_id=15 name=\"interrupt-25\"");
-  EXPECT_EQ(events[17], "metadata_overflow ts=50 core_id=0 lost_evts=4 lost_bytes=64") << "right after the metadata";
+  ASSERT_EQ(events.size(), 1 + 1 + 16 + 1 + 1u);  // no core has gathered the resolution: it goes first
+  EXPECT_EQ(events[0], "ts_resolution_ns ns_per_ts=1");
+  EXPECT_EQ(events[17], "isr_name isr_id=15 name=\"interrupt-25\"");
+  EXPECT_EQ(events[18], "metadata_overflow ts=50 core_id=0 lost_evts=4 lost_bytes=64") << "right after the metadata";
 
   // While tracing: the next event reports it too, and a new loss is reported
   // right before the name that did not fit (which itself is still streamed).
@@ -279,7 +283,7 @@ TEST_F(Streaming, MetadataOverflowIsReportedInTheTrace) {
   tband_host_set_time(70);
   tband_isr_name(99, "late-name");
   events = capture.events(0);
-  const std::vector<std::string> tail(events.begin() + 19, events.end());
+  const std::vector<std::string> tail(events.begin() + 20, events.end());
   EXPECT_EQ(tail, (std::vector<std::string>{
                       "dropped_evt_cnt ts=60 cnt=0",
                       "metadata_overflow ts=60 core_id=0 lost_evts=4 lost_bytes=64",
@@ -287,6 +291,50 @@ TEST_F(Streaming, MetadataOverflowIsReportedInTheTrace) {
                       "metadata_overflow ts=70 core_id=0 lost_evts=5 lost_bytes=77",
                       "isr_name isr_id=99 name=\"late-name\"",
                   }));
+}
+
+// A core that gathers the system metadata only after the start (one that
+// boots late, or a thread a busy machine runs late) sends it behind its first
+// report, which is timestamped: other cores' events can come before it. The
+// start has sent it already, before any core's first event.
+TEST_F(Streaming, StartSendsTheResolutionWhenNoCoreGatheredIt) {
+  ASSERT_EQ(tband_start_streaming(), 0);
+  EXPECT_EQ(capture.events(0), kStartWithoutMetadata);
+  std::thread core1([] {
+    tband_host_set_core_id(1);
+    tband_host_set_time(3);
+    tband_gather_system_metadata();
+    tband_isr_enter(5);
+  });
+  core1.join();
+  EXPECT_EQ(capture.events(1), (std::vector<std::string>{
+                                   "dropped_evt_cnt ts=3 cnt=0",
+                                   "ts_resolution_ns ns_per_ts=1",
+                                   "isr_enter ts=3 isr_id=5",
+                               }))
+      << "gathered late: behind a timed report";
+  ASSERT_EQ(tband_stop_streaming(), 0);
+  capture.clear();
+  ASSERT_EQ(tband_start_streaming(), 0);
+  EXPECT_EQ(capture.events(0), (std::vector<std::string>{
+                                   "ts_resolution_ns ns_per_ts=1",
+                                   "core_id ts=0 core_id=1",
+                                   "ts_resolution_ns ns_per_ts=1",
+                                   "core_id ts=0 core_id=0",
+                               }))
+      << "and core 1's metadata buffer";
+}
+
+TEST_F(Streaming, StartSendsTheResolutionWhenTheMetadataBufferLostIt) {
+  for (std::uint32_t i = 0; i < 16; ++i) {  // 16 framed bytes each, as below
+    tband_isr_name(i, ("interrupt-" + std::to_string(10 + i)).c_str());
+  }
+  ASSERT_EQ(tband_get_metadata_buf_amnt(0), std::size_t{tband_configMETADATA_BUF_SIZE});
+  tband_gather_system_metadata();  // does not fit
+  ASSERT_EQ(tband_start_streaming(), 0);
+  const auto events = capture.events(0);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.front(), "ts_resolution_ns ns_per_ts=1");
 }
 
 TEST_F(Streaming, EachCoreStreamsItsOwnEvents) {

@@ -112,7 +112,7 @@ TEST(Stress, FourCoresStreamingWithDrops) {
         overflow_reported = true;
         continue;
       }
-      if (event.name == "core_id") {
+      if (event.name == "core_id" || event.name == "ts_resolution_ns") {
         continue;
       }
       const std::int64_t seq = event.value ? *event.value : static_cast<std::int64_t>(*event.first_id);

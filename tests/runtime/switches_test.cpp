@@ -29,6 +29,7 @@ TEST(Switches, MarkersOffInterruptsOnShortStrings) {
     tband_isr_enter(1);
   }
   EXPECT_EQ(capture.events(0), (std::vector<std::string>{
+                                   "ts_resolution_ns ns_per_ts=1",
                                    "core_id ts=0 core_id=0",
                                    "dropped_evt_cnt ts=9 cnt=0",
                                    "isr_name isr_id=1 name=\"time\"",

@@ -106,12 +106,14 @@ std::vector<Bytes> frames(const Bytes& bytes) {
 }
 
 /// The frames that are not the backend's own: dropped_evt_cnt (it comes and
-/// goes with the drop protocol) and core_id (streaming sends it on start).
+/// goes with the drop protocol), core_id and ts_resolution_ns (streaming
+/// sends them on start).
 Bytes without_counters(const Bytes& bytes) {
   Bytes out;
   for (const Bytes& frame : frames(bytes)) {
     const auto decoded = tband::test::decode_stream(frame);
-    if (decoded.size() == 1 && (decoded[0].dropped_cnt || decoded[0].name == "core_id")) {
+    if (decoded.size() == 1 &&
+        (decoded[0].dropped_cnt || decoded[0].name == "core_id" || decoded[0].name == "ts_resolution_ns")) {
       continue;
     }
     out.insert(out.end(), frame.begin(), frame.end());
