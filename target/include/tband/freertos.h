@@ -106,17 +106,20 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
  * includes FreeRTOS.h, task.h and, for queues, queue.h) ----
  *
  * tband_freertos_scheduler_started(): marks the idle and timer tasks. V11
- * kernels do it by themselves (traceSTARTING_SCHEDULER); on V10 call it once,
- * from the first task that runs (needs INCLUDE_xTaskGetIdleTaskHandle 1).
- * Calling it on V11 does no harm: the marks are only sent again.
+ * kernels do it by themselves (V11.2+: traceSTARTING_SCHEDULER; V11.0/11.1:
+ * when they create the timer task, given INCLUDE_xTaskGetIdleTaskHandle 1 and
+ * configUSE_TIMERS 1); on V10, and on V11.0/11.1 without those settings,
+ * call it once, from the first task that runs (needs
+ * INCLUDE_xTaskGetIdleTaskHandle 1). Calling it when the kernel marked them
+ * does no harm: the marks are only sent again.
  *
  * tband_freertos_queue_name(queue, name): names a queue, semaphore or mutex
  * without the queue registry (with it, vQueueAddToRegistry names it). */
 #if TBAND_FREERTOS_ON
-#define tband_freertos_scheduler_started()                                                    \
-  do {                                                                                        \
-    tband_freertos_hook_idle_task((uint32_t)uxTaskGetTaskNumber(xTaskGetIdleTaskHandle()), 0u); \
-    TBAND_FREERTOS_MARK_TIMER_TASK();                                                         \
+#define tband_freertos_scheduler_started() \
+  do {                                     \
+    TBAND_FREERTOS_MARK_IDLE_TASKS();      \
+    TBAND_FREERTOS_MARK_TIMER_TASK();      \
   } while (0)
 #define tband_freertos_queue_name(queue, name) \
   tband_freertos_hook_queue_name((uint32_t)uxQueueGetQueueNumber(queue), (name))
@@ -148,6 +151,24 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
   tband_freertos_hook_timer_task((uint32_t)uxTaskGetTaskNumber(xTimerGetTimerDaemonTaskHandle()))
 #else
 #define TBAND_FREERTOS_MARK_TIMER_TASK() ((void)0)
+#endif
+
+/* The idle tasks, from outside tasks.c (tband_freertos_scheduler_started()
+ * and V11.0/11.1's timer task hook). V11 SMP declares
+ * xTaskGetIdleTaskHandle() for one core only, so SMP asks for each core's. */
+#if defined(configNUMBER_OF_CORES) && configNUMBER_OF_CORES > 1
+#define TBAND_FREERTOS_MARK_IDLE_TASKS()                                                         \
+  do {                                                                                           \
+    for (BaseType_t tband_idle_core = 0; tband_idle_core < (BaseType_t)configNUMBER_OF_CORES;   \
+         tband_idle_core++) {                                                                    \
+      tband_freertos_hook_idle_task(                                                             \
+          (uint32_t)uxTaskGetTaskNumber(xTaskGetIdleTaskHandleForCore(tband_idle_core)),         \
+          (uint32_t)tband_idle_core);                                                            \
+    }                                                                                            \
+  } while (0)
+#else
+#define TBAND_FREERTOS_MARK_IDLE_TASKS() \
+  tband_freertos_hook_idle_task((uint32_t)uxTaskGetTaskNumber(xTaskGetIdleTaskHandle()), 0u)
 #endif
 
 /* tasks.c, prvAddNewTaskToReadyList(), in a critical section, before the task
@@ -187,6 +208,22 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
     }                                                                                                 \
     TBAND_FREERTOS_MARK_TIMER_TASK();                                                                 \
   } while (0)
+
+/* V11.0/V11.1 timers.c, xTimerCreateTimerTask(), which vTaskStartScheduler()
+ * calls once the idle tasks exist: these kernels have no
+ * traceSTARTING_SCHEDULER, so the idle and timer tasks are marked here (the
+ * version test keeps V11.2+ from marking them twice; V10 has no traceRETURN_
+ * hooks). Needs the idle task handles (INCLUDE_xTaskGetIdleTaskHandle 1);
+ * without them, or without timers, call tband_freertos_scheduler_started(). */
+#if defined(INCLUDE_xTaskGetIdleTaskHandle) && INCLUDE_xTaskGetIdleTaskHandle == 1
+#define traceRETURN_xTimerCreateTimerTask(xReturn)                                                  \
+  do {                                                                                              \
+    if ((xReturn) == pdPASS && tskKERNEL_VERSION_MAJOR == 11 && tskKERNEL_VERSION_MINOR < 2) {      \
+      TBAND_FREERTOS_MARK_IDLE_TASKS();                                                             \
+      TBAND_FREERTOS_MARK_TIMER_TASK();                                                             \
+    }                                                                                               \
+  } while (0)
+#endif
 
 /* ---- Scheduling (task tracing) ---- */
 #if TBAND_FREERTOS_TASKS_ON

@@ -338,7 +338,7 @@ void vTaskStartScheduler(void) {
     xSchedulerRunning = pdTRUE;
     xTickCount = 0;
     traceTASK_SWITCHED_IN();
-#if STANDIN_KERNEL_VERSION >= 11
+#if STANDIN_KERNEL_VERSION >= 11 && STANDIN_KERNEL_MINOR >= 2
     traceSTARTING_SCHEDULER(xIdleTaskHandles);
 #endif
     /* xPortStartScheduler(): the first task now runs (on the host: the
@@ -672,6 +672,7 @@ void vTaskMissedYield(void) { xYieldPendings[portGET_CORE_ID()] = pdTRUE; }
 TaskHandle_t xTaskGetCurrentTaskHandle(void) { return pxCurrentTCB; }
 #endif
 
+#if STANDIN_KERNEL_VERSION == 10 || configNUMBER_OF_CORES == 1
 TaskHandle_t xTaskGetIdleTaskHandle(void) {
 #if STANDIN_KERNEL_VERSION >= 11
   return xIdleTaskHandles[0];
@@ -679,6 +680,7 @@ TaskHandle_t xTaskGetIdleTaskHandle(void) {
   return xIdleTaskHandle;
 #endif
 }
+#endif
 
 #if STANDIN_KERNEL_VERSION >= 11
 TaskHandle_t xTaskGetIdleTaskHandleForCore(BaseType_t xCoreID) { return xIdleTaskHandles[xCoreID]; }

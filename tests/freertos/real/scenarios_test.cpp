@@ -61,17 +61,16 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   EXPECT_EQ(texts_of(trace, "task_name"),
             (std::vector<std::string>{R"(task_name task_id=1 name="sender")", R"(task_name task_id=2 name="receiver")",
                                       R"(task_name task_id=3 name="IDLE")", R"(task_name task_id=4 name="Tmr Svc")"}));
-  if (kV10) {  // V11.0/11.1 do not mark them yet
-    EXPECT_EQ(texts_of(trace, "task_is_idle_task"), (std::vector<std::string>{"task_is_idle_task task_id=3 core_id=0"}));
-    EXPECT_EQ(texts_of(trace, "task_is_timer_task"), (std::vector<std::string>{"task_is_timer_task task_id=4"}));
-  }
+  // Marked by V10's scheduler_started(), V11.0/11.1's timer task hook, V11.2's traceSTARTING_SCHEDULER.
+  EXPECT_EQ(texts_of(trace, "task_is_idle_task"), (std::vector<std::string>{"task_is_idle_task task_id=3 core_id=0"}));
+  EXPECT_EQ(texts_of(trace, "task_is_timer_task"), (std::vector<std::string>{"task_is_timer_task task_id=4"}));
   EXPECT_EQ(texts_without_ts(trace, "curtask_block_on_queue_receive"),
             (std::vector<std::string>{"curtask_block_on_queue_receive queue_id=1 ticks_to_wait=100"}));
 
   const Converted c = convert("scheduling");
   ASSERT_TRUE(c.view.errors.empty()) << c.view.errors.front();
   EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
-  for (const char* task : {"sender", "receiver"}) {
+  for (const char* task : {"sender", "receiver", "IDLE (idle task, core 0)", "Tmr Svc (timer task)"}) {
     EXPECT_TRUE(has_process(c, task)) << task;
   }
   EXPECT_EQ(slice_names(c.view.track("State", "sender")),
