@@ -95,13 +95,15 @@ namespace {
 std::uint32_t& current_task_of(unsigned core) noexcept { return rt::per_core(g_current_task, core); }
 }  // namespace
 
-extern "C" void tband_freertos_hook_task_switched_in(std::uint32_t task_id, bool skip_repeat) {
+extern "C" bool tband_freertos_hook_task_switched_in(std::uint32_t task_id, bool skip_repeat) {
   std::uint32_t& current = current_task_of(rt::current_core());
+  const bool first = current == 0;  // 0 is no task's id
   if (skip_repeat && current == task_id) {
-    return;  // a cooperative kernel "switching" to the task that yielded
+    return false;  // a cooperative kernel "switching" to the task that yielded
   }
   current = task_id;
   trace_hook(kTsValue | enc::TaskSwitchedIn::kId, task_id, 0);
+  return first;
 }
 
 extern "C" void tband_freertos_hook_task_to_rdy_state(std::uint32_t task_id) {

@@ -28,9 +28,6 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   at(100);
   start_scheduler();
   ASSERT_EQ(running(), "sender");
-#if STANDIN_KERNEL_VERSION == 10
-  tband_freertos_scheduler_started();  // V10 has no traceSTARTING_SCHEDULER
-#endif
   std::uint32_t item = 1;
   at(120);
   ASSERT_EQ(xQueueSend(jobs, &item, 0), pdPASS);
@@ -78,8 +75,11 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
                                       "task_switched_in ts=140 task_id=2", "task_switched_in ts=170 task_id=3",
                                       "task_switched_in ts=240 task_id=1", "task_switched_in ts=260 task_id=2"}));
   EXPECT_EQ(texts_of(trace, "curtask_block_on_queue_receive"),
-            (std::vector<std::string>{"curtask_block_on_queue_receive ts=100 queue_id=2 ticks_to_wait=4294967295",
-                                      "curtask_block_on_queue_receive ts=170 queue_id=1 ticks_to_wait=100"}));
+            (std::vector<std::string>{"curtask_block_on_queue_receive ts=170 queue_id=1 ticks_to_wait=100"}));
+  // The timer task waits for a command as the real kernel traces it: a delay
+  // until now + portMAX_DELAY, now - 1 wrapped (vTaskPlaceOnEventListRestricted()).
+  EXPECT_EQ(texts_of(trace, "curtask_delay_until"),
+            (std::vector<std::string>{"curtask_delay_until ts=100 time_to_wake=4294967295"}));
 
   const Converted c = convert("scheduling");
   ASSERT_TRUE(c.view.errors.empty()) << c.view.errors.front();
@@ -95,7 +95,7 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
             (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: receive from jobs", "Ready",
                                       "Running on core 0"}));
   EXPECT_EQ(slice_names(c.view.track("State", "Tmr Svc (timer task)")),
-            (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: receive from TmrQ"}));
+            (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: waiting for timer command or expiry"}));
   const ViewTrack& sender_running = c.view.track("Running", "sender");
   ASSERT_EQ(sender_running.slices.size(), 2u);
   EXPECT_EQ(sender_running.slices[0].begin_ns, 100u);

@@ -51,7 +51,8 @@ void tband_freertos_hook_timer_task(uint32_t task_id);
 #endif
 
 #if TBAND_FREERTOS_TASKS_ON
-void tband_freertos_hook_task_switched_in(uint32_t task_id, bool skip_repeat);
+/* Returns true for the first switch the core traces since boot. */
+bool tband_freertos_hook_task_switched_in(uint32_t task_id, bool skip_repeat);
 void tband_freertos_hook_task_to_rdy_state(uint32_t task_id);
 void tband_freertos_hook_task_resumed(uint32_t task_id);
 void tband_freertos_hook_task_resumed_from_isr(uint32_t task_id);
@@ -231,8 +232,26 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
  * the task about to run: a variable on single-core kernels, on V11 SMP a
  * macro for the calling core's task. Without preemption the kernel "switches"
  * to the running task each time it yields; those repeats are not sent. */
-#define traceTASK_SWITCHED_IN() \
-  tband_freertos_hook_task_switched_in((uint32_t)pxCurrentTCB->uxTaskNumber, configUSE_PREEMPTION == 0)
+#define traceTASK_SWITCHED_IN()                                                                         \
+  do {                                                                                                  \
+    if (tband_freertos_hook_task_switched_in((uint32_t)pxCurrentTCB->uxTaskNumber, configUSE_PREEMPTION == 0) && \
+        tskKERNEL_VERSION_MAJOR == 10) {                                                                \
+      TBAND_FREERTOS_MARK_KERNEL_TASKS_V10();                                                           \
+    }                                                                                                   \
+  } while (0)
+/* V10 has no traceSTARTING_SCHEDULER: the first switch (in
+ * vTaskStartScheduler(), once the idle and timer tasks exist, before any task
+ * runs) marks them, so the timer task is known before it first blocks. The
+ * idle task needs INCLUDE_xTaskGetIdleTaskHandle 1. */
+#if defined(INCLUDE_xTaskGetIdleTaskHandle) && INCLUDE_xTaskGetIdleTaskHandle == 1
+#define TBAND_FREERTOS_MARK_KERNEL_TASKS_V10() \
+  do {                                         \
+    TBAND_FREERTOS_MARK_IDLE_TASKS();          \
+    TBAND_FREERTOS_MARK_TIMER_TASK();          \
+  } while (0)
+#else
+#define TBAND_FREERTOS_MARK_KERNEL_TASKS_V10() TBAND_FREERTOS_MARK_TIMER_TASK()
+#endif
 #define traceMOVED_TASK_TO_READY_STATE(pxTCB) tband_freertos_hook_task_to_rdy_state((uint32_t)(pxTCB)->uxTaskNumber)
 #define traceTASK_RESUME(pxTaskToResume) tband_freertos_hook_task_resumed((uint32_t)(pxTaskToResume)->uxTaskNumber)
 #define traceTASK_RESUME_FROM_ISR(pxTaskToResume) \

@@ -63,6 +63,8 @@ void vTaskSwitchContext(void);
 void vTaskSwitchContext(BaseType_t xCoreID);
 #endif
 void vTaskPlaceOnEventList(List_t* const pxEventList, const TickType_t xTicksToWait);
+void vTaskPlaceOnEventListRestricted(List_t* const pxEventList, TickType_t xTicksToWait,
+                                     const BaseType_t xWaitIndefinitely);
 BaseType_t xTaskRemoveFromEventList(List_t* const pxEventList);
 BaseType_t xTaskPriorityInherit(TaskHandle_t const pxMutexHolder);
 BaseType_t xTaskPriorityDisinherit(TaskHandle_t const pxMutexHolder);

@@ -603,6 +603,23 @@ void vTaskPlaceOnEventList(List_t* const pxEventList, const TickType_t xTicksToW
   prvAddCurrentTaskToDelayedList(xTicksToWait, pdTRUE);
 }
 
+#if configUSE_TIMERS == 1
+/* The timer task's wait (timers.c, through vQueueWaitForMessageRestricted()):
+ * the real kernel traces it as a delay until now + the timeout, portMAX_DELAY
+ * when it waits indefinitely (so the tick wraps to now - 1). */
+void vTaskPlaceOnEventListRestricted(List_t* const pxEventList, TickType_t xTicksToWait,
+                                     const BaseType_t xWaitIndefinitely) {
+  TCB_t* pxCurrent = (TCB_t*)pxCurrentTCB;
+  pxCurrent->pxEventList = pxEventList;
+  vListInsertEnd(pxEventList, pxCurrent);
+  if (xWaitIndefinitely != pdFALSE) {
+    xTicksToWait = portMAX_DELAY;
+  }
+  traceTASK_DELAY_UNTIL((xTickCount + xTicksToWait));
+  prvAddCurrentTaskToDelayedList(xTicksToWait, xWaitIndefinitely);
+}
+#endif
+
 BaseType_t xTaskRemoveFromEventList(List_t* const pxEventList) {
   /* The highest-priority waiter (the real event lists are sorted). */
   TCB_t* pxUnblockedTCB = NULL;

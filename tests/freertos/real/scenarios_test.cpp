@@ -39,7 +39,6 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   g_jobs = xQueueCreate(4, sizeof(std::uint32_t));
   vQueueAddToRegistry(g_jobs, "jobs");
   spawn("sender", 2, [](void*) {
-    scheduler_started();
     std::uint32_t item = 1;
     TASK_CHECK(xQueueSend(g_jobs, &item, 0) == pdPASS);
     TASK_CHECK(xQueueSend(g_jobs, &item, 0) == pdPASS);
@@ -61,7 +60,7 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   EXPECT_EQ(texts_of(trace, "task_name"),
             (std::vector<std::string>{R"(task_name task_id=1 name="sender")", R"(task_name task_id=2 name="receiver")",
                                       R"(task_name task_id=3 name="IDLE")", R"(task_name task_id=4 name="Tmr Svc")"}));
-  // Marked by V10's scheduler_started(), V11.0/11.1's timer task hook, V11.2's traceSTARTING_SCHEDULER.
+  // Marked at V10's first switch, by V11.0/11.1's timer task hook, by V11.2's traceSTARTING_SCHEDULER.
   EXPECT_EQ(texts_of(trace, "task_is_idle_task"), (std::vector<std::string>{"task_is_idle_task task_id=3 core_id=0"}));
   EXPECT_EQ(texts_of(trace, "task_is_timer_task"), (std::vector<std::string>{"task_is_timer_task task_id=4"}));
   EXPECT_EQ(texts_without_ts(trace, "curtask_block_on_queue_receive"),
@@ -79,6 +78,8 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   EXPECT_EQ(slice_names(c.view.track("State", "receiver")),
             (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: receive from jobs", "Ready",
                                       "Running on core 0"}));
+  EXPECT_EQ(slice_names(c.view.track("State", "Tmr Svc (timer task)")),
+            (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: waiting for timer command or expiry"}));
   EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")),
             (std::vector<std::string>{"Tmr Svc", "sender", "receiver", "IDLE", "sender", "receiver"}));
   EXPECT_EQ(counter_values(c.view.track("jobs fill", "")), (std::vector<std::int64_t>{0, 1, 2, 1, 0, 1, 0}));
@@ -124,7 +125,6 @@ TEST_F(QueueTraffic, FromTasksAndInterrupts) {
   tband_isr_name(2, "gpio");
   t.worker = spawn("worker", 2, [](void*) {
     Traffic& w = g_traffic;
-    scheduler_started();
     TASK_CHECK(xSemaphoreTake(w.done, portMAX_DELAY) == pdPASS);  // given by the driver's interrupt
     std::uint32_t item = 0;
     TASK_CHECK(xQueueReceive(w.rx, &item, 0) == pdPASS);
@@ -243,7 +243,6 @@ TEST_F(Mutexes, PriorityInheritance) {
     end_task();
   });
   spawn("high", 3, [](void*) {
-    scheduler_started();
     vTaskDelay(kLongDelay);
     g_locks.high_wants_bus.store(true);
     TASK_CHECK(xSemaphoreTake(g_locks.bus, portMAX_DELAY) == pdPASS);
@@ -294,7 +293,6 @@ struct Lives {
 // another and of a task by itself.
 TEST_F(Lifecycle, SuspendResumePriorityDelete) {
   spawn("boss", 3, [](void*) {
-    scheduler_started();
     vTaskSuspend(g_lives.idler);
     vTaskPrioritySet(g_lives.temp, 2);
     vTaskDelete(g_lives.temp);
@@ -325,7 +323,6 @@ using TaskLocalMarkers = RealKernel;
 // named from inside the task.
 TEST_F(TaskLocalMarkers, LiveInTheTaskThatUsesThem) {
   spawn("sensor", 2, [](void*) {
-    scheduler_started();
     tband_freertos_task_evtmarker_name(1, "acquire");
     tband_freertos_task_valmarker_name(2, "samples");
     tband_freertos_task_evtmarker_begin(1, "adc");

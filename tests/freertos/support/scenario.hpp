@@ -56,14 +56,9 @@ class Scenario : public ::testing::Test {
 #endif
   }
 
-  /// start_scheduler(), and on V10 (no traceSTARTING_SCHEDULER) what the
-  /// application does instead: tell the tracer the idle and timer tasks.
-  static void boot() {
-    start_scheduler();
-#if STANDIN_KERNEL_VERSION == 10
-    tband_freertos_scheduler_started();
-#endif
-  }
+  /// start_scheduler(): every version marks the idle and timer tasks by
+  /// itself (V10 at its first switch), so nothing more is needed.
+  static void boot() { start_scheduler(); }
 
   /// An interrupt on the current core: tband's ISR hooks and the kernel's
   /// interrupt context around body.

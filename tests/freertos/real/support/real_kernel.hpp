@@ -91,14 +91,6 @@ class RealKernel : public ::testing::Test {
     }
   }
 
-  /// V10 has no traceSTARTING_SCHEDULER: the first scenario task marks the
-  /// idle and timer tasks, as an application does.
-  static void scheduler_started() {
-    if constexpr (kV10) {
-      tband_freertos_scheduler_started();
-    }
-  }
-
   static TaskHandle_t spawn(const char* name, UBaseType_t priority, TaskFunction_t body, void* argument = nullptr) {
     TaskHandle_t handle = nullptr;
     if (xTaskCreate(body, name, kStackWords, argument, priority, &handle) != pdPASS) {
