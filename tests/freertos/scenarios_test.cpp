@@ -128,6 +128,38 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   EXPECT_EQ(figure(stats, "diagnostics"), 0.0);
 }
 
+// A preemptive kernel switches at every switch request, also to the task
+// that keeps running (here a yield with no other task of its priority
+// ready): only the real switches are sent.
+TEST_F(Scheduling, RepeatedSwitchInsAreNotSent) {
+  at(10);
+  ASSERT_EQ(xTaskCreate(nullptr, "solo", 128, nullptr, 2, nullptr), pdPASS);
+  at(100);
+  boot();
+  ASSERT_EQ(running(), "solo");
+  for (std::uint64_t t : {110, 120}) {
+    at(t);
+    taskYIELD();
+    ASSERT_EQ(running(), "solo");
+  }
+  at(140);
+  vTaskDelay(1);
+  ASSERT_EQ(running(), "IDLE");
+  at(150);
+  standin_tick();
+  ASSERT_EQ(running(), "solo");
+  at(160);
+  taskYIELD();
+
+  EXPECT_EQ(texts_of(events(), "task_switched_in"),
+            (std::vector<std::string>{"task_switched_in ts=100 task_id=3", "task_switched_in ts=100 task_id=1",
+                                      "task_switched_in ts=140 task_id=2", "task_switched_in ts=150 task_id=1"}));
+  const Converted c = convert("repeated_switch_ins");
+  EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
+  EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")),
+            (std::vector<std::string>{"Tmr Svc", "solo", "IDLE", "solo"}));
+}
+
 using QueueTraffic = Scenario;
 
 // Queues, semaphores and a mailbox fed from tasks and from interrupts:
@@ -480,6 +512,28 @@ TEST_F(LateStart, NamesComeFromTheMetadataBuffer) {
   EXPECT_EQ(slice_names(c.view.track("State", "worker")), (std::vector<std::string>{"Ready", "Running on core 0"}));
   EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")), (std::vector<std::string>{"worker"}));
   EXPECT_EQ(counter_values(c.view.track("jobs fill", "")), (std::vector<std::int64_t>{1}));
+}
+
+// The first switch after the start is sent even when the same task keeps
+// running: it tells the converter who runs.
+TEST_F(LateStart, FirstSwitchAfterTheStartIsSentEvenIfRepeated) {
+  at(10);
+  ASSERT_EQ(xTaskCreate(nullptr, "worker", 128, nullptr, 1, nullptr), pdPASS);
+  at(100);
+  boot();
+  ASSERT_EQ(running(), "worker");
+  at(110);
+  ASSERT_EQ(tband_start_streaming(), 0);
+  for (std::uint64_t t : {120, 130}) {
+    at(t);
+    taskYIELD();
+    ASSERT_EQ(running(), "worker");
+  }
+
+  EXPECT_EQ(texts_of(events(), "task_switched_in"), (std::vector<std::string>{"task_switched_in ts=120 task_id=1"}));
+  const Converted c = convert("late_start_repeat");
+  EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
+  EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")), (std::vector<std::string>{"worker"}));
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ void tband_freertos_hook_timer_task(uint32_t task_id);
 
 #if TBAND_FREERTOS_TASKS_ON
 /* Returns true for the first switch the core traces since boot. */
-bool tband_freertos_hook_task_switched_in(uint32_t task_id, bool skip_repeat);
+bool tband_freertos_hook_task_switched_in(uint32_t task_id);
 void tband_freertos_hook_task_to_rdy_state(uint32_t task_id);
 void tband_freertos_hook_task_resumed(uint32_t task_id);
 void tband_freertos_hook_task_resumed_from_isr(uint32_t task_id);
@@ -230,11 +230,11 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
 #if TBAND_FREERTOS_TASKS_ON
 /* tasks.c, vTaskSwitchContext() (and vTaskStartScheduler()), pxCurrentTCB being
  * the task about to run: a variable on single-core kernels, on V11 SMP a
- * macro for the calling core's task. Without preemption the kernel "switches"
- * to the running task each time it yields; those repeats are not sent. */
+ * macro for the calling core's task. The kernel also "switches" to the task
+ * that keeps running (at every switch request); those repeats are not sent. */
 #define traceTASK_SWITCHED_IN()                                                                         \
   do {                                                                                                  \
-    if (tband_freertos_hook_task_switched_in((uint32_t)pxCurrentTCB->uxTaskNumber, configUSE_PREEMPTION == 0) && \
+    if (tband_freertos_hook_task_switched_in((uint32_t)pxCurrentTCB->uxTaskNumber) &&                    \
         tskKERNEL_VERSION_MAJOR == 10) {                                                                \
       TBAND_FREERTOS_MARK_KERNEL_TASKS_V10();                                                           \
     }                                                                                                   \

@@ -28,6 +28,14 @@ bool has_process(const Converted& c, const std::string& name) {
   return std::count(processes.begin(), processes.end(), name) != 0;
 }
 
+// The kernel switches at every tick and wake-up, also to the task that keeps
+// running; the tracer sends only the real switches.
+void expect_no_repeated_switch_ins(const std::vector<DecodedEvent>& trace) {
+  const std::vector<std::string> switches = texts_without_ts(trace, "task_switched_in");
+  EXPECT_EQ(std::adjacent_find(switches.begin(), switches.end()), switches.end())
+      << "a repeated task_switched_in was sent";
+}
+
 using Scheduling = RealKernel;
 
 QueueHandle_t g_jobs = nullptr;
@@ -57,6 +65,7 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   run_kernel();
 
   const std::vector<DecodedEvent> trace = events();
+  expect_no_repeated_switch_ins(trace);
   EXPECT_EQ(texts_of(trace, "task_name"),
             (std::vector<std::string>{R"(task_name task_id=1 name="sender")", R"(task_name task_id=2 name="receiver")",
                                       R"(task_name task_id=3 name="IDLE")", R"(task_name task_id=4 name="Tmr Svc")"}));
@@ -162,6 +171,7 @@ TEST_F(QueueTraffic, FromTasksAndInterrupts) {
   run_kernel();
 
   const std::vector<DecodedEvent> trace = events();
+  expect_no_repeated_switch_ins(trace);
   std::vector<std::string> kinds = {
       "queue_kind queue_id=1 kind=FRQK_QUEUE", "queue_kind queue_id=2 kind=FRQK_QUEUE",
       "queue_kind queue_id=3 kind=FRQK_BINARY_SEMPHR", "queue_kind queue_id=4 kind=FRQK_COUNTING_SEMPHR",
@@ -256,6 +266,7 @@ TEST_F(Mutexes, PriorityInheritance) {
   run_kernel();
 
   const std::vector<DecodedEvent> trace = events();
+  expect_no_repeated_switch_ins(trace);  // low was busy for many ticks
   EXPECT_EQ(texts_without_ts(trace, "task_priority_inherit"),
             (std::vector<std::string>{"task_priority_inherit task_id=1 priority=3"}));
   EXPECT_EQ(texts_without_ts(trace, "task_priority_disinherit"),
