@@ -51,7 +51,7 @@ void tband_freertos_hook_timer_task(uint32_t task_id);
 #endif
 
 #if TBAND_FREERTOS_TASKS_ON
-/* Returns true for the first switch the core traces since boot. */
+/* Returns true for the core's first switch since boot. */
 bool tband_freertos_hook_task_switched_in(uint32_t task_id);
 void tband_freertos_hook_task_to_rdy_state(uint32_t task_id);
 void tband_freertos_hook_task_resumed(uint32_t task_id);
@@ -106,13 +106,14 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
 /* ---- Called by the application (expanded where they are used: that file
  * includes FreeRTOS.h, task.h and, for queues, queue.h) ----
  *
- * tband_freertos_scheduler_started(): marks the idle and timer tasks. V11
- * kernels do it by themselves (V11.2+: traceSTARTING_SCHEDULER; V11.0/11.1:
- * when they create the timer task, given INCLUDE_xTaskGetIdleTaskHandle 1 and
- * configUSE_TIMERS 1); on V10, and on V11.0/11.1 without those settings,
- * call it once, from the first task that runs (needs
- * INCLUDE_xTaskGetIdleTaskHandle 1). Calling it when the kernel marked them
- * does no harm: the marks are only sent again.
+ * tband_freertos_scheduler_started(): marks the idle and timer tasks. The
+ * kernel's hooks do it by themselves (V11.2+: traceSTARTING_SCHEDULER;
+ * V11.0/11.1: when the timer task is created, given configUSE_TIMERS 1; V10:
+ * at the first switch, given task tracing), all needing
+ * INCLUDE_xTaskGetIdleTaskHandle 1 but V11.2's. Otherwise call it once, from
+ * the first task that runs (it needs INCLUDE_xTaskGetIdleTaskHandle 1).
+ * Calling it when the kernel marked them does no harm: the marks are only
+ * sent again.
  *
  * tband_freertos_queue_name(queue, name): names a queue, semaphore or mutex
  * without the queue registry (with it, vQueueAddToRegistry names it). */
