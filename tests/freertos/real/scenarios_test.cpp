@@ -300,20 +300,20 @@ struct Lives {
   TaskHandle_t temp, idler;
 } g_lives;
 
-// Suspension, resumption, priority changes and deletion, of a task by
-// another and of a task by itself.
+// Suspension, resumption, a priority change and deletion. Tasks delete only
+// themselves here: on V11's POSIX port a task deleting another can deadlock
+// (vPortCancelThread() cancels the thread, then signals its event, whose
+// mutex the cancelled thread may have taken with it); the stand-in checks
+// "Deleted by <task>". No task is deleted by the idle task's cleanup either:
+// the scenario ends before the idle task runs.
 TEST_F(Lifecycle, SuspendResumePriorityDelete) {
   spawn("boss", 3, [](void*) {
     vTaskSuspend(g_lives.idler);
     vTaskPrioritySet(g_lives.temp, 2);
-    vTaskDelete(g_lives.temp);
     vTaskResume(g_lives.idler);
-    end_task();  // boss deletes itself
+    end_task();  // temp, now of the higher priority, runs
   });
-  g_lives.temp = spawn("temp", 1, [](void*) {
-    task_check_failed("temp ran: it was deleted before a task of its priority could run");
-    end_task();
-  });
+  g_lives.temp = spawn("temp", 1, [](void*) { end_task(); });  // then idler
   g_lives.idler = spawn("idler", 1, [](void*) { finish(); });
   run_kernel();
 
@@ -322,7 +322,8 @@ TEST_F(Lifecycle, SuspendResumePriorityDelete) {
   EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
   EXPECT_EQ(slice_names(c.view.track("State", "idler")),
             (std::vector<std::string>{"Ready", "Suspended by boss", "Ready", "Running on core 0"}));
-  EXPECT_EQ(slice_names(c.view.track("State", "temp")), (std::vector<std::string>{"Ready", "Deleted by boss"}));
+  EXPECT_EQ(slice_names(c.view.track("State", "temp")),
+            (std::vector<std::string>{"Ready", "Running on core 0", "Deleted"}));
   EXPECT_EQ(slice_names(c.view.track("State", "boss")),
             (std::vector<std::string>{"Ready", "Running on core 0", "Deleted"}));
   EXPECT_EQ(counter_values(c.view.track("Priority", "temp")), (std::vector<std::int64_t>{1, 2}));
