@@ -338,7 +338,7 @@ void vTaskStartScheduler(void) {
     xSchedulerRunning = pdTRUE;
     xTickCount = 0;
     traceTASK_SWITCHED_IN();
-#if STANDIN_KERNEL_VERSION >= 11
+#if STANDIN_KERNEL_VERSION >= 11 && STANDIN_KERNEL_MINOR >= 2
     traceSTARTING_SCHEDULER(xIdleTaskHandles);
 #endif
     /* xPortStartScheduler(): the first task now runs (on the host: the
@@ -603,6 +603,23 @@ void vTaskPlaceOnEventList(List_t* const pxEventList, const TickType_t xTicksToW
   prvAddCurrentTaskToDelayedList(xTicksToWait, pdTRUE);
 }
 
+#if configUSE_TIMERS == 1
+/* The timer task's wait (timers.c, through vQueueWaitForMessageRestricted()):
+ * the real kernel traces it as a delay until now + the timeout, portMAX_DELAY
+ * when it waits indefinitely (so the tick wraps to now - 1). */
+void vTaskPlaceOnEventListRestricted(List_t* const pxEventList, TickType_t xTicksToWait,
+                                     const BaseType_t xWaitIndefinitely) {
+  TCB_t* pxCurrent = (TCB_t*)pxCurrentTCB;
+  pxCurrent->pxEventList = pxEventList;
+  vListInsertEnd(pxEventList, pxCurrent);
+  if (xWaitIndefinitely != pdFALSE) {
+    xTicksToWait = portMAX_DELAY;
+  }
+  traceTASK_DELAY_UNTIL((xTickCount + xTicksToWait));
+  prvAddCurrentTaskToDelayedList(xTicksToWait, xWaitIndefinitely);
+}
+#endif
+
 BaseType_t xTaskRemoveFromEventList(List_t* const pxEventList) {
   /* The highest-priority waiter (the real event lists are sorted). */
   TCB_t* pxUnblockedTCB = NULL;
@@ -672,6 +689,7 @@ void vTaskMissedYield(void) { xYieldPendings[portGET_CORE_ID()] = pdTRUE; }
 TaskHandle_t xTaskGetCurrentTaskHandle(void) { return pxCurrentTCB; }
 #endif
 
+#if STANDIN_KERNEL_VERSION == 10 || configNUMBER_OF_CORES == 1
 TaskHandle_t xTaskGetIdleTaskHandle(void) {
 #if STANDIN_KERNEL_VERSION >= 11
   return xIdleTaskHandles[0];
@@ -679,6 +697,7 @@ TaskHandle_t xTaskGetIdleTaskHandle(void) {
   return xIdleTaskHandle;
 #endif
 }
+#endif
 
 #if STANDIN_KERNEL_VERSION >= 11
 TaskHandle_t xTaskGetIdleTaskHandleForCore(BaseType_t xCoreID) { return xIdleTaskHandles[xCoreID]; }
