@@ -193,6 +193,127 @@ extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint
 
 #endif  // tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1
 
+// ---- Events with more fields than trace_hook() takes -------------------------------
+
+#if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON
+
+#include "user_hook.hpp"
+
+namespace {
+
+// A third integer field, or a one-byte one, does not fit trace_hook()'s
+// value and payload: these events go through the user events' body (the same
+// critical section, timestamp, event path and compact encoder) with their
+// fields in an array, fields[0] being room for the timestamp. One body for
+// all of them: the base hooks and their images stay as they are.
+__attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint64_t* fields) noexcept {
+  trace_user_event_body(spec, fields, nullptr);
+}
+
+constexpr std::uint32_t kTsU32U8U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU8, Width::kU32);
+constexpr std::uint32_t kTsU8U32 = enc::field_spec(Width::kU64, Width::kU8, Width::kU32);
+constexpr std::uint32_t kTsU8U32U32 = enc::field_spec(Width::kU64, Width::kU8, Width::kU32, Width::kU32);
+constexpr std::uint32_t kTsU8U8U32U32 =
+    enc::field_spec(Width::kU64, Width::kU8, Width::kU8, Width::kU32, Width::kU32);
+constexpr std::uint32_t kTsU32U32U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU32);
+constexpr std::uint32_t kTsU32U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU8);
+
+}  // namespace
+
+#endif
+
+// ---- Task notifications ------------------------------------------------------------
+
+#if TBAND_FREERTOS_NOTIFY_ON
+
+static_assert(TBAND_FRNA_INCREMENT == static_cast<unsigned>(enc::FrNotifyAction::FRNA_INCREMENT),
+              "TBAND_FRNA_INCREMENT must be the schema's FrNotifyAction value");
+
+extern "C" void tband_freertos_hook_task_notify(std::uint32_t task_id, std::uint32_t index, std::uint32_t action,
+                                                std::uint32_t value) {
+  std::uint64_t fields[] = {0, task_id, index, action, value};
+  trace_fields(kTsU32U8U8U32 | enc::TaskNotify::kId, fields);
+}
+extern "C" void tband_freertos_hook_task_notify_from_isr(std::uint32_t task_id, std::uint32_t index,
+                                                         std::uint32_t action, std::uint32_t value) {
+  std::uint64_t fields[] = {0, task_id, index, action, value};
+  trace_fields(kTsU32U8U8U32 | enc::TaskNotifyFromIsr::kId, fields);
+}
+extern "C" void tband_freertos_hook_block_on_notify_take(std::uint32_t index, std::uint32_t ticks_to_wait) {
+  std::uint64_t fields[] = {0, index, ticks_to_wait};
+  trace_fields(kTsU8U32 | enc::CurtaskBlockOnNotifyTake::kId, fields);
+}
+extern "C" void tband_freertos_hook_block_on_notify_wait(std::uint32_t index, std::uint32_t ticks_to_wait) {
+  std::uint64_t fields[] = {0, index, ticks_to_wait};
+  trace_fields(kTsU8U32 | enc::CurtaskBlockOnNotifyWait::kId, fields);
+}
+// The kernel calls the hook before it takes: a count left is 0 when the
+// caller clears it, else one less (nothing changes when there is none).
+extern "C" void tband_freertos_hook_notify_take(std::uint32_t index, std::uint32_t value, bool clear) {
+  std::uint64_t fields[] = {0, index, value, (clear || value == 0) ? 0 : value - 1};
+  trace_fields(kTsU8U32U32 | enc::CurtaskNotifyTake::kId, fields);
+}
+extern "C" void tband_freertos_hook_notify_wait(std::uint32_t index, std::uint32_t value, bool received,
+                                                std::uint32_t clear_on_exit) {
+  std::uint64_t fields[] = {0, index, received ? 1u : 0u, value, received ? value & ~clear_on_exit : value};
+  trace_fields(kTsU8U8U32U32 | enc::CurtaskNotifyWait::kId, fields);
+}
+
+#endif  // TBAND_FREERTOS_NOTIFY_ON
+
+// ---- Event groups ------------------------------------------------------------------
+
+#if TBAND_FREERTOS_EVENT_GROUPS_ON
+
+namespace {
+std::atomic<std::uint32_t> g_next_event_group_id{1};
+}  // namespace
+
+extern "C" std::uint32_t tband_freertos_hook_event_group_created() {
+  const std::uint32_t id = next_id(g_next_event_group_id);
+  trace_hook(kTsValue | enc::EventGroupCreated::kId, id, 0);
+  return id;
+}
+extern "C" void tband_freertos_hook_event_group_name(std::uint32_t group_id, const char* name) {
+  trace_hook(kMetaValueStr | enc::EventGroupName::kId, group_id, as_payload(name));
+}
+extern "C" void tband_freertos_hook_event_group_deleted(std::uint32_t group_id) {
+  trace_hook(kTsValue | enc::EventGroupDeleted::kId, group_id, 0);
+}
+extern "C" void tband_freertos_hook_event_group_set_bits(std::uint32_t group_id, std::uint32_t bits,
+                                                         std::uint32_t before) {
+  std::uint64_t fields[] = {0, group_id, bits, before | bits};
+  trace_fields(kTsU32U32U32 | enc::EventGroupSetBits::kId, fields);
+}
+extern "C" void tband_freertos_hook_event_group_clear_bits(std::uint32_t group_id, std::uint32_t bits,
+                                                           std::uint32_t before) {
+  std::uint64_t fields[] = {0, group_id, bits, before & ~bits};
+  trace_fields(kTsU32U32U32 | enc::EventGroupClearBits::kId, fields);
+}
+extern "C" void tband_freertos_hook_event_group_set_bits_from_isr(std::uint32_t group_id, std::uint32_t bits) {
+  trace_hook(kTsValueU32 | enc::EventGroupSetBitsFromIsr::kId, group_id, bits);
+}
+extern "C" void tband_freertos_hook_event_group_clear_bits_from_isr(std::uint32_t group_id, std::uint32_t bits) {
+  trace_hook(kTsValueU32 | enc::EventGroupClearBitsFromIsr::kId, group_id, bits);
+}
+extern "C" void tband_freertos_hook_block_on_event_group_wait(std::uint32_t group_id, std::uint32_t bits,
+                                                              std::uint32_t ticks_to_wait) {
+  std::uint64_t fields[] = {0, group_id, bits, ticks_to_wait};
+  trace_fields(kTsU32U32U32 | enc::CurtaskBlockOnEventGroupWait::kId, fields);
+}
+extern "C" void tband_freertos_hook_block_on_event_group_sync(std::uint32_t group_id, std::uint32_t bits,
+                                                              std::uint32_t ticks_to_wait) {
+  std::uint64_t fields[] = {0, group_id, bits, ticks_to_wait};
+  trace_fields(kTsU32U32U32 | enc::CurtaskBlockOnEventGroupSync::kId, fields);
+}
+extern "C" void tband_freertos_hook_event_group_wait_end(std::uint32_t group_id, std::uint32_t value,
+                                                         bool timed_out) {
+  std::uint64_t fields[] = {0, group_id, value, timed_out ? 1u : 0u};
+  trace_fields(kTsU32U32U8 | enc::CurtaskEventGroupWaitEnd::kId, fields);
+}
+
+#endif  // TBAND_FREERTOS_EVENT_GROUPS_ON
+
 // ---- Task-local markers ------------------------------------------------------------
 
 #if TBAND_FREERTOS_MARKERS_ON
