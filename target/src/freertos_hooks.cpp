@@ -197,17 +197,31 @@ extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint
 
 #if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON
 
-#include "user_hook.hpp"
-
 namespace {
 
-// A third integer field, or a one-byte one, does not fit trace_hook()'s
-// value and payload: these events go through the user events' body (the same
-// critical section, timestamp, event path and compact encoder) with their
-// fields in an array, fields[0] being room for the timestamp. One body for
-// all of them: the base hooks and their images stay as they are.
-__attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint64_t* fields) noexcept {
-  trace_user_event_body(spec, fields, nullptr);
+// A third or fourth integer field, or a one-byte one, does not fit
+// trace_hook()'s value and payload: these events have a body of their own,
+// the same critical section, timestamp, event path and compact encoder, with
+// up to four fields passed in registers and put in a scratch of their own
+// (the base hooks' scratch holds three fields: the base images stay as they
+// are). Written inside the critical section, like the base hooks' scratch.
+std::uint64_t g_fields[rt::kCores][5];
+
+__attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint32_t a, std::uint32_t b, std::uint32_t c,
+                                            std::uint32_t d) noexcept {
+  tband_portENTER_CRITICAL_FROM_ANY();
+  const unsigned core = rt::current_core();
+  std::uint64_t* const fields = rt::per_core(g_fields, core);
+  fields[1] = a;  // before the timestamp call: nothing but spec and fields stays live across it
+  fields[2] = b;
+  fields[3] = c;
+  fields[4] = d;
+  const std::uint64_t ts = tband_portTIMESTAMP();
+  fields[0] = ts;
+  rt::trace_event<enc::kMaxFramedLen>(core, ts, false, [&](std::uint8_t* out) __attribute__((always_inline)) {
+    return enc::encode_fields(out, spec, fields, nullptr);
+  });
+  tband_portEXIT_CRITICAL_FROM_ANY();
 }
 
 constexpr std::uint32_t kTsU32U8U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU8, Width::kU32);
@@ -231,32 +245,28 @@ static_assert(TBAND_FRNA_INCREMENT == static_cast<unsigned>(enc::FrNotifyAction:
 
 extern "C" void tband_freertos_hook_task_notify(std::uint32_t task_id, std::uint32_t index, std::uint32_t action,
                                                 std::uint32_t value) {
-  std::uint64_t fields[] = {0, task_id, index, action, value};
-  trace_fields(kTsU32U8U8U32 | enc::TaskNotify::kId, fields);
+  trace_fields(kTsU32U8U8U32 | enc::TaskNotify::kId, task_id, index, action, value);
 }
 extern "C" void tband_freertos_hook_task_notify_from_isr(std::uint32_t task_id, std::uint32_t index,
                                                          std::uint32_t action, std::uint32_t value) {
-  std::uint64_t fields[] = {0, task_id, index, action, value};
-  trace_fields(kTsU32U8U8U32 | enc::TaskNotifyFromIsr::kId, fields);
+  trace_fields(kTsU32U8U8U32 | enc::TaskNotifyFromIsr::kId, task_id, index, action, value);
 }
 extern "C" void tband_freertos_hook_block_on_notify_take(std::uint32_t index, std::uint32_t ticks_to_wait) {
-  std::uint64_t fields[] = {0, index, ticks_to_wait};
-  trace_fields(kTsU8U32 | enc::CurtaskBlockOnNotifyTake::kId, fields);
+  trace_fields(kTsU8U32 | enc::CurtaskBlockOnNotifyTake::kId, index, ticks_to_wait, 0, 0);
 }
 extern "C" void tband_freertos_hook_block_on_notify_wait(std::uint32_t index, std::uint32_t ticks_to_wait) {
-  std::uint64_t fields[] = {0, index, ticks_to_wait};
-  trace_fields(kTsU8U32 | enc::CurtaskBlockOnNotifyWait::kId, fields);
+  trace_fields(kTsU8U32 | enc::CurtaskBlockOnNotifyWait::kId, index, ticks_to_wait, 0, 0);
 }
 // The kernel calls the hook before it takes: a count left is 0 when the
 // caller clears it, else one less (nothing changes when there is none).
 extern "C" void tband_freertos_hook_notify_take(std::uint32_t index, std::uint32_t value, bool clear) {
-  std::uint64_t fields[] = {0, index, value, (clear || value == 0) ? 0 : value - 1};
-  trace_fields(kTsU8U32U32 | enc::CurtaskNotifyTake::kId, fields);
+  const std::uint32_t left = (clear || value == 0) ? 0 : value - 1;
+  trace_fields(kTsU8U32U32 | enc::CurtaskNotifyTake::kId, index, value, left, 0);
 }
 extern "C" void tband_freertos_hook_notify_wait(std::uint32_t index, std::uint32_t value, bool received,
                                                 std::uint32_t clear_on_exit) {
-  std::uint64_t fields[] = {0, index, received ? 1u : 0u, value, received ? value & ~clear_on_exit : value};
-  trace_fields(kTsU8U8U32U32 | enc::CurtaskNotifyWait::kId, fields);
+  const std::uint32_t left = received ? value & ~clear_on_exit : value;
+  trace_fields(kTsU8U8U32U32 | enc::CurtaskNotifyWait::kId, index, received ? 1u : 0u, value, left);
 }
 
 #endif  // TBAND_FREERTOS_NOTIFY_ON
@@ -282,13 +292,11 @@ extern "C" void tband_freertos_hook_event_group_deleted(std::uint32_t group_id) 
 }
 extern "C" void tband_freertos_hook_event_group_set_bits(std::uint32_t group_id, std::uint32_t bits,
                                                          std::uint32_t before) {
-  std::uint64_t fields[] = {0, group_id, bits, before | bits};
-  trace_fields(kTsU32U32U32 | enc::EventGroupSetBits::kId, fields);
+  trace_fields(kTsU32U32U32 | enc::EventGroupSetBits::kId, group_id, bits, before | bits, 0);
 }
 extern "C" void tband_freertos_hook_event_group_clear_bits(std::uint32_t group_id, std::uint32_t bits,
                                                            std::uint32_t before) {
-  std::uint64_t fields[] = {0, group_id, bits, before & ~bits};
-  trace_fields(kTsU32U32U32 | enc::EventGroupClearBits::kId, fields);
+  trace_fields(kTsU32U32U32 | enc::EventGroupClearBits::kId, group_id, bits, before & ~bits, 0);
 }
 extern "C" void tband_freertos_hook_event_group_set_bits_from_isr(std::uint32_t group_id, std::uint32_t bits) {
   trace_hook(kTsValueU32 | enc::EventGroupSetBitsFromIsr::kId, group_id, bits);
@@ -298,18 +306,15 @@ extern "C" void tband_freertos_hook_event_group_clear_bits_from_isr(std::uint32_
 }
 extern "C" void tband_freertos_hook_block_on_event_group_wait(std::uint32_t group_id, std::uint32_t bits,
                                                               std::uint32_t ticks_to_wait) {
-  std::uint64_t fields[] = {0, group_id, bits, ticks_to_wait};
-  trace_fields(kTsU32U32U32 | enc::CurtaskBlockOnEventGroupWait::kId, fields);
+  trace_fields(kTsU32U32U32 | enc::CurtaskBlockOnEventGroupWait::kId, group_id, bits, ticks_to_wait, 0);
 }
 extern "C" void tband_freertos_hook_block_on_event_group_sync(std::uint32_t group_id, std::uint32_t bits,
                                                               std::uint32_t ticks_to_wait) {
-  std::uint64_t fields[] = {0, group_id, bits, ticks_to_wait};
-  trace_fields(kTsU32U32U32 | enc::CurtaskBlockOnEventGroupSync::kId, fields);
+  trace_fields(kTsU32U32U32 | enc::CurtaskBlockOnEventGroupSync::kId, group_id, bits, ticks_to_wait, 0);
 }
 extern "C" void tband_freertos_hook_event_group_wait_end(std::uint32_t group_id, std::uint32_t value,
                                                          bool timed_out) {
-  std::uint64_t fields[] = {0, group_id, value, timed_out ? 1u : 0u};
-  trace_fields(kTsU32U32U8 | enc::CurtaskEventGroupWaitEnd::kId, fields);
+  trace_fields(kTsU32U32U8 | enc::CurtaskEventGroupWaitEnd::kId, group_id, value, timed_out ? 1u : 0u, 0);
 }
 
 #endif  // TBAND_FREERTOS_EVENT_GROUPS_ON
