@@ -180,6 +180,18 @@ void PerfettoWriter::write_preamble() {
   write_packet(packet_buf_.data(), static_cast<std::size_t>(p - packet_buf_.data()));
 }
 
+namespace {
+// Perfetto's trace processor keeps the first name of a track that may merge
+// with its siblings by name (the default) and ignores a later descriptor's;
+// for a track that never merges it takes the newest name. Every track here is
+// one of its own (one uuid each), so none merges, and a track renamed later
+// (a queue named after it was created) shows its final name.
+std::uint8_t* write_no_merge(std::uint8_t* p) {
+  return WireFormatLite::WriteEnumToArray(pb::TrackDescriptor::kSiblingMergeBehaviorFieldNumber,
+                                          pb::TrackDescriptor::SIBLING_MERGE_BEHAVIOR_NONE, p);
+}
+}  // namespace
+
 void PerfettoWriter::describe_track(const TrackInfo& track) {
   std::uint8_t* p = event_buf_.data();
   p = ensure(event_buf_, p, 64 + 2 * track.name.size());
@@ -200,10 +212,12 @@ void PerfettoWriter::describe_track(const TrackInfo& track) {
     case TrackKind::kCounter: {
       p = write_message_field(pb::TrackDescriptor::kCounterFieldNumber, nullptr, 0, p);
       p = write_bytes_field(pb::TrackDescriptor::kNameFieldNumber, track.name, p);
+      p = write_no_merge(p);
       break;
     }
     case TrackKind::kSlices:
       p = write_bytes_field(pb::TrackDescriptor::kNameFieldNumber, track.name, p);
+      p = write_no_merge(p);
       break;
   }
   const auto body_size = static_cast<std::size_t>(p - event_buf_.data());

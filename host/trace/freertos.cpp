@@ -152,7 +152,14 @@ void TraceInterpreter::handle(const CurtaskDelay& e, Context& c) {
   block_current(c, "curtask_delay", "Blocked: delay " + std::to_string(e.ticks) + " ticks");
 }
 
+// The timer task blocks in vTaskPlaceOnEventListRestricted(), which traces
+// it as a delay until now + its timeout (now - 1, wrapped, when it waits for
+// no timer): it waits for a command on its queue or its next timer's expiry.
 void TraceInterpreter::handle(const CurtaskDelayUntil& e, Context& c) {
+  if (c.core.current_task && task(*c.core.current_task).kind == TaskKind::kTimer) {
+    block_current(c, "curtask_delay_until", kTimerTaskWaitState);
+    return;
+  }
   block_current(c, "curtask_delay_until", "Blocked: delay until tick " + std::to_string(e.time_to_wake));
 }
 

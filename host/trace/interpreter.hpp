@@ -280,6 +280,7 @@ class TraceInterpreter {
   void set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state, TaskStateKind kind,
                       std::uint32_t core = 0);
   Task* current_task(Context& c, std::string_view event_name);
+  static constexpr const char* kTimerTaskWaitState = "Blocked: waiting for timer command or expiry";
   void block_current(Context& c, std::string_view event_name, std::string state);
   void block_on_queue(Context& c, std::string_view event_name, std::uint32_t queue_id, QueueOp op);
   void leave(std::uint32_t id, std::string state, TaskStateKind kind, Context& c);

@@ -62,7 +62,7 @@ BENCH_HOOK_LOOPS(timer_task, tband_freertos_hook_timer_task(2))
 
 // Scheduling. The switch alternates between two tasks, as a switch is to
 // another task.
-BENCH_HOOK_LOOPS(task_switched_in, tband_freertos_hook_task_switched_in(1 + (i & 1), false))
+BENCH_HOOK_LOOPS(task_switched_in, tband_freertos_hook_task_switched_in(1 + (i & 1)))
 BENCH_HOOK_LOOPS(task_to_rdy_state, tband_freertos_hook_task_to_rdy_state(4))
 BENCH_HOOK_LOOPS(task_resumed, tband_freertos_hook_task_resumed(4))
 BENCH_HOOK_LOOPS(task_resumed_from_isr, tband_freertos_hook_task_resumed_from_isr(4))

@@ -7,7 +7,12 @@
  *
  * With tband_configENABLE 0 (the default) every function below becomes a
  * macro that expands to nothing (or to a constant), and no tracer code or data
- * is linked. See target/README.md for configuration, porting and backends. */
+ * is linked. See target/README.md for configuration, porting and backends.
+ *
+ * Safe to include from assembly (a FreeRTOS port's .S file includes
+ * FreeRTOSConfig.h, which includes this header): the assembler sees nothing. */
+#ifndef __ASSEMBLER__
+
 #ifndef TBAND_H_
 #define TBAND_H_
 
@@ -149,3 +154,5 @@ void tband_valmarker(uint32_t id, int64_t val);
 /* The FreeRTOS module: the kernel's trace macros and task-local markers
  * (read after the guard: see the header). */
 #include "tband/freertos.h"
+
+#endif /* __ASSEMBLER__ */

@@ -93,15 +93,28 @@ namespace {
 // The task each core runs, as far as the switches said (the task-local
 // marker names carry it). Written by the core's own scheduler only.
 std::uint32_t& current_task_of(unsigned core) noexcept { return rt::per_core(g_current_task, core); }
+// Whether the core's last switch was traced: a repeat of it is left out,
+// but not the first switch after tracing started (it says who runs).
+bool g_switch_traced[rt::kCores] = {};
 }  // namespace
 
-extern "C" void tband_freertos_hook_task_switched_in(std::uint32_t task_id, bool skip_repeat) {
-  std::uint32_t& current = current_task_of(rt::current_core());
-  if (skip_repeat && current == task_id) {
-    return;  // a cooperative kernel "switching" to the task that yielded
+// Kernels call traceTASK_SWITCHED_IN on every switch request, also when the
+// task keeps running (a preemptive kernel at each tick or wake-up of a task of
+// lower priority, a cooperative one at each yield): those repeats are not
+// sent, per core (a task that ran on another core in between was switched
+// out of this one first).
+extern "C" bool tband_freertos_hook_task_switched_in(std::uint32_t task_id) {
+  const unsigned core = rt::current_core();
+  std::uint32_t& current = current_task_of(core);
+  bool& traced = rt::per_core(g_switch_traced, core);
+  const bool first = current == 0;  // 0 is no task's id
+  if (current == task_id && traced) {
+    return false;
   }
   current = task_id;
+  traced = rt::tracing_enabled();
   trace_hook(kTsValue | enc::TaskSwitchedIn::kId, task_id, 0);
+  return first;
 }
 
 extern "C" void tband_freertos_hook_task_to_rdy_state(std::uint32_t task_id) {

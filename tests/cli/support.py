@@ -124,7 +124,11 @@ class TraceView:
                 uuid = one(desc, "uuid")
                 t = self.tracks.setdefault(uuid, {"slices": [], "instants": [], "counter": []})
                 process = one(desc, "process")
-                t["name"] = one(process, "process_name") if process else one(desc, "name")
+                # Perfetto's rule for a track described again: a process and a
+                # track that never merges with its siblings take the new name,
+                # any other keeps its first.
+                if process or "name" not in t or one(desc, "sibling_merge_behavior") == "SIBLING_MERGE_BEHAVIOR_NONE":
+                    t["name"] = one(process, "process_name") if process else one(desc, "name")
                 t["is_process"] = bool(process)
                 t["is_counter"] = "counter" in desc
                 t["parent"] = one(desc, "parent_uuid", 0)

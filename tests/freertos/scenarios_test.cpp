@@ -28,9 +28,6 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   at(100);
   start_scheduler();
   ASSERT_EQ(running(), "sender");
-#if STANDIN_KERNEL_VERSION == 10
-  tband_freertos_scheduler_started();  // V10 has no traceSTARTING_SCHEDULER
-#endif
   std::uint32_t item = 1;
   at(120);
   ASSERT_EQ(xQueueSend(jobs, &item, 0), pdPASS);
@@ -78,8 +75,11 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
                                       "task_switched_in ts=140 task_id=2", "task_switched_in ts=170 task_id=3",
                                       "task_switched_in ts=240 task_id=1", "task_switched_in ts=260 task_id=2"}));
   EXPECT_EQ(texts_of(trace, "curtask_block_on_queue_receive"),
-            (std::vector<std::string>{"curtask_block_on_queue_receive ts=100 queue_id=2 ticks_to_wait=4294967295",
-                                      "curtask_block_on_queue_receive ts=170 queue_id=1 ticks_to_wait=100"}));
+            (std::vector<std::string>{"curtask_block_on_queue_receive ts=170 queue_id=1 ticks_to_wait=100"}));
+  // The timer task waits for a command as the real kernel traces it: a delay
+  // until now + portMAX_DELAY, now - 1 wrapped (vTaskPlaceOnEventListRestricted()).
+  EXPECT_EQ(texts_of(trace, "curtask_delay_until"),
+            (std::vector<std::string>{"curtask_delay_until ts=100 time_to_wake=4294967295"}));
 
   const Converted c = convert("scheduling");
   ASSERT_TRUE(c.view.errors.empty()) << c.view.errors.front();
@@ -95,7 +95,7 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
             (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: receive from jobs", "Ready",
                                       "Running on core 0"}));
   EXPECT_EQ(slice_names(c.view.track("State", "Tmr Svc (timer task)")),
-            (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: receive from TmrQ"}));
+            (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: waiting for timer command or expiry"}));
   const ViewTrack& sender_running = c.view.track("Running", "sender");
   ASSERT_EQ(sender_running.slices.size(), 2u);
   EXPECT_EQ(sender_running.slices[0].begin_ns, 100u);
@@ -126,6 +126,38 @@ TEST_F(Scheduling, TasksSwitchBlockAndWake) {
   EXPECT_EQ(figure(stats, "queue.jobs.receives"), 3.0);
   EXPECT_EQ(figure(stats, "queue.jobs.blocked_receives"), 1.0);
   EXPECT_EQ(figure(stats, "diagnostics"), 0.0);
+}
+
+// A preemptive kernel switches at every switch request, also to the task
+// that keeps running (here a yield with no other task of its priority
+// ready): only the real switches are sent.
+TEST_F(Scheduling, RepeatedSwitchInsAreNotSent) {
+  at(10);
+  ASSERT_EQ(xTaskCreate(nullptr, "solo", 128, nullptr, 2, nullptr), pdPASS);
+  at(100);
+  boot();
+  ASSERT_EQ(running(), "solo");
+  for (std::uint64_t t : {110, 120}) {
+    at(t);
+    taskYIELD();
+    ASSERT_EQ(running(), "solo");
+  }
+  at(140);
+  vTaskDelay(1);
+  ASSERT_EQ(running(), "IDLE");
+  at(150);
+  standin_tick();
+  ASSERT_EQ(running(), "solo");
+  at(160);
+  taskYIELD();
+
+  EXPECT_EQ(texts_of(events(), "task_switched_in"),
+            (std::vector<std::string>{"task_switched_in ts=100 task_id=3", "task_switched_in ts=100 task_id=1",
+                                      "task_switched_in ts=140 task_id=2", "task_switched_in ts=150 task_id=1"}));
+  const Converted c = convert("repeated_switch_ins");
+  EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
+  EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")),
+            (std::vector<std::string>{"Tmr Svc", "solo", "IDLE", "solo"}));
 }
 
 using QueueTraffic = Scenario;
@@ -480,6 +512,28 @@ TEST_F(LateStart, NamesComeFromTheMetadataBuffer) {
   EXPECT_EQ(slice_names(c.view.track("State", "worker")), (std::vector<std::string>{"Ready", "Running on core 0"}));
   EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")), (std::vector<std::string>{"worker"}));
   EXPECT_EQ(counter_values(c.view.track("jobs fill", "")), (std::vector<std::int64_t>{1}));
+}
+
+// The first switch after the start is sent even when the same task keeps
+// running: it tells the converter who runs.
+TEST_F(LateStart, FirstSwitchAfterTheStartIsSentEvenIfRepeated) {
+  at(10);
+  ASSERT_EQ(xTaskCreate(nullptr, "worker", 128, nullptr, 1, nullptr), pdPASS);
+  at(100);
+  boot();
+  ASSERT_EQ(running(), "worker");
+  at(110);
+  ASSERT_EQ(tband_start_streaming(), 0);
+  for (std::uint64_t t : {120, 130}) {
+    at(t);
+    taskYIELD();
+    ASSERT_EQ(running(), "worker");
+  }
+
+  EXPECT_EQ(texts_of(events(), "task_switched_in"), (std::vector<std::string>{"task_switched_in ts=120 task_id=1"}));
+  const Converted c = convert("late_start_repeat");
+  EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
+  EXPECT_EQ(slice_names(c.view.track("Running task", "Core 0")), (std::vector<std::string>{"worker"}));
 }
 
 }  // namespace

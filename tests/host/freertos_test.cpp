@@ -88,6 +88,23 @@ TEST(FreeRtos, QueuesAreFillCountersAndMutexesHolderSlices) {
             (std::vector<std::string>{"Available", "Taken by sender", "Available"}));
 }
 
+// vQueueAddToRegistry() names a queue after it was created and used: the
+// converter describes its track again, and the track must show the final
+// name as Perfetto reads it (the view applies the trace processor's rule: a
+// track that may merge with its siblings keeps its first name).
+TEST(FreeRtos, AQueueNamedAfterItsCreationShowsItsFinalName) {
+  TraceBuilder t;
+  t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_created(b, 10, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_cur_length(b, 10, 1, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_send(b, 20, 1, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_name(b, 1, "rx"); })
+      .add([](std::uint8_t* b) { return enc::encode_queue_send(b, 30, 1, 2); });
+  const Converted c = convert_trace(t, "freertos_queue_renamed");
+  EXPECT_FALSE(c.view.has_track("queue 1 fill", "*"));
+  EXPECT_EQ(counter_values(c.view.track("rx fill", "")), (std::vector<std::int64_t>{0, 1, 2}));
+}
+
 // The kernel creates a mutex empty (the hooks report a fill of 0) and gives
 // it at once: it is available from then on, never "taken" by nobody.
 TEST(FreeRtos, AMutexIsAvailableOnceTheKernelGivesIt) {

@@ -56,7 +56,8 @@ void tband_freertos_hook_timer_task(uint32_t task_id);
 #endif
 
 #if TBAND_FREERTOS_TASKS_ON
-void tband_freertos_hook_task_switched_in(uint32_t task_id, bool skip_repeat);
+/* Returns true for the first switch the core traces since boot. */
+bool tband_freertos_hook_task_switched_in(uint32_t task_id);
 void tband_freertos_hook_task_to_rdy_state(uint32_t task_id);
 void tband_freertos_hook_task_resumed(uint32_t task_id);
 void tband_freertos_hook_task_resumed_from_isr(uint32_t task_id);
@@ -138,9 +139,12 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
  * includes FreeRTOS.h, task.h and, for queues, queue.h) ----
  *
  * tband_freertos_scheduler_started(): marks the idle and timer tasks. V11
- * kernels do it by themselves (traceSTARTING_SCHEDULER); on V10 call it once,
- * from the first task that runs (needs INCLUDE_xTaskGetIdleTaskHandle 1).
- * Calling it on V11 does no harm: the marks are only sent again.
+ * kernels do it by themselves (V11.2+: traceSTARTING_SCHEDULER; V11.0/11.1:
+ * when they create the timer task, given INCLUDE_xTaskGetIdleTaskHandle 1 and
+ * configUSE_TIMERS 1); on V10, and on V11.0/11.1 without those settings,
+ * call it once, from the first task that runs (needs
+ * INCLUDE_xTaskGetIdleTaskHandle 1). Calling it when the kernel marked them
+ * does no harm: the marks are only sent again.
  *
  * tband_freertos_queue_name(queue, name): names a queue, semaphore or mutex
  * without the queue registry (with it, vQueueAddToRegistry names it).
@@ -148,10 +152,10 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
  * tband_freertos_event_group_name(group, name): names an event group (the
  * kernel has no registry for them; needs event_groups.h). */
 #if TBAND_FREERTOS_ON
-#define tband_freertos_scheduler_started()                                                    \
-  do {                                                                                        \
-    tband_freertos_hook_idle_task((uint32_t)uxTaskGetTaskNumber(xTaskGetIdleTaskHandle()), 0u); \
-    TBAND_FREERTOS_MARK_TIMER_TASK();                                                         \
+#define tband_freertos_scheduler_started() \
+  do {                                     \
+    TBAND_FREERTOS_MARK_IDLE_TASKS();      \
+    TBAND_FREERTOS_MARK_TIMER_TASK();      \
   } while (0)
 #define tband_freertos_queue_name(queue, name) \
   tband_freertos_hook_queue_name((uint32_t)uxQueueGetQueueNumber(queue), (name))
@@ -189,6 +193,24 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
   tband_freertos_hook_timer_task((uint32_t)uxTaskGetTaskNumber(xTimerGetTimerDaemonTaskHandle()))
 #else
 #define TBAND_FREERTOS_MARK_TIMER_TASK() ((void)0)
+#endif
+
+/* The idle tasks, from outside tasks.c (tband_freertos_scheduler_started()
+ * and V11.0/11.1's timer task hook). V11 SMP declares
+ * xTaskGetIdleTaskHandle() for one core only, so SMP asks for each core's. */
+#if defined(configNUMBER_OF_CORES) && configNUMBER_OF_CORES > 1
+#define TBAND_FREERTOS_MARK_IDLE_TASKS()                                                         \
+  do {                                                                                           \
+    for (BaseType_t tband_idle_core = 0; tband_idle_core < (BaseType_t)configNUMBER_OF_CORES;   \
+         tband_idle_core++) {                                                                    \
+      tband_freertos_hook_idle_task(                                                             \
+          (uint32_t)uxTaskGetTaskNumber(xTaskGetIdleTaskHandleForCore(tband_idle_core)),         \
+          (uint32_t)tband_idle_core);                                                            \
+    }                                                                                            \
+  } while (0)
+#else
+#define TBAND_FREERTOS_MARK_IDLE_TASKS() \
+  tband_freertos_hook_idle_task((uint32_t)uxTaskGetTaskNumber(xTaskGetIdleTaskHandle()), 0u)
 #endif
 
 /* tasks.c, prvAddNewTaskToReadyList(), in a critical section, before the task
@@ -229,14 +251,48 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
     TBAND_FREERTOS_MARK_TIMER_TASK();                                                                 \
   } while (0)
 
+/* V11.0/V11.1 timers.c, xTimerCreateTimerTask(), which vTaskStartScheduler()
+ * calls once the idle tasks exist: these kernels have no
+ * traceSTARTING_SCHEDULER, so the idle and timer tasks are marked here (the
+ * version test keeps V11.2+ from marking them twice; V10 has no traceRETURN_
+ * hooks). Needs the idle task handles (INCLUDE_xTaskGetIdleTaskHandle 1);
+ * without them, or without timers, call tband_freertos_scheduler_started(). */
+#if defined(INCLUDE_xTaskGetIdleTaskHandle) && INCLUDE_xTaskGetIdleTaskHandle == 1
+#define traceRETURN_xTimerCreateTimerTask(xReturn)                                                  \
+  do {                                                                                              \
+    if ((xReturn) == pdPASS && tskKERNEL_VERSION_MAJOR == 11 && tskKERNEL_VERSION_MINOR < 2) {      \
+      TBAND_FREERTOS_MARK_IDLE_TASKS();                                                             \
+      TBAND_FREERTOS_MARK_TIMER_TASK();                                                             \
+    }                                                                                               \
+  } while (0)
+#endif
+
 /* ---- Scheduling (task tracing) ---- */
 #if TBAND_FREERTOS_TASKS_ON
 /* tasks.c, vTaskSwitchContext() (and vTaskStartScheduler()), pxCurrentTCB being
  * the task about to run: a variable on single-core kernels, on V11 SMP a
- * macro for the calling core's task. Without preemption the kernel "switches"
- * to the running task each time it yields; those repeats are not sent. */
-#define traceTASK_SWITCHED_IN() \
-  tband_freertos_hook_task_switched_in((uint32_t)pxCurrentTCB->uxTaskNumber, configUSE_PREEMPTION == 0)
+ * macro for the calling core's task. The kernel also "switches" to the task
+ * that keeps running (at every switch request); those repeats are not sent. */
+#define traceTASK_SWITCHED_IN()                                                                         \
+  do {                                                                                                  \
+    if (tband_freertos_hook_task_switched_in((uint32_t)pxCurrentTCB->uxTaskNumber) &&                    \
+        tskKERNEL_VERSION_MAJOR == 10) {                                                                \
+      TBAND_FREERTOS_MARK_KERNEL_TASKS_V10();                                                           \
+    }                                                                                                   \
+  } while (0)
+/* V10 has no traceSTARTING_SCHEDULER: the first switch (in
+ * vTaskStartScheduler(), once the idle and timer tasks exist, before any task
+ * runs) marks them, so the timer task is known before it first blocks. The
+ * idle task needs INCLUDE_xTaskGetIdleTaskHandle 1. */
+#if defined(INCLUDE_xTaskGetIdleTaskHandle) && INCLUDE_xTaskGetIdleTaskHandle == 1
+#define TBAND_FREERTOS_MARK_KERNEL_TASKS_V10() \
+  do {                                         \
+    TBAND_FREERTOS_MARK_IDLE_TASKS();          \
+    TBAND_FREERTOS_MARK_TIMER_TASK();          \
+  } while (0)
+#else
+#define TBAND_FREERTOS_MARK_KERNEL_TASKS_V10() TBAND_FREERTOS_MARK_TIMER_TASK()
+#endif
 #define traceMOVED_TASK_TO_READY_STATE(pxTCB) tband_freertos_hook_task_to_rdy_state((uint32_t)(pxTCB)->uxTaskNumber)
 #define traceTASK_RESUME(pxTaskToResume) tband_freertos_hook_task_resumed((uint32_t)(pxTaskToResume)->uxTaskNumber)
 #define traceTASK_RESUME_FROM_ISR(pxTaskToResume) \

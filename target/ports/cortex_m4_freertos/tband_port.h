@@ -1,12 +1,17 @@
 /* tband port for FreeRTOS on a Cortex-M4 built with GCC: a documented example.
  *
- * Critical section: the kernel's own. With FreeRTOS the hooks run in tasks,
- * in interrupts and inside the kernel (the scheduler switches tasks in an
- * interrupt), so the critical section asks the core which it is in:
- * taskENTER_CRITICAL_FROM_ISR() in an interrupt, taskENTER_CRITICAL()
- * elsewhere (both nest, so a hook may run inside the kernel's own critical
- * sections). As for any FreeRTOS API, an interrupt above
- * configMAX_SYSCALL_INTERRUPT_PRIORITY must not trace. One core.
+ * Critical section: the kernel's interrupt mask, saved and restored:
+ * portSET_INTERRUPT_MASK_FROM_ISR() raises BASEPRI to
+ * configMAX_SYSCALL_INTERRUPT_PRIORITY and returns the value it found,
+ * portCLEAR_INTERRUPT_MASK_FROM_ISR() puts that value back. Both are valid
+ * in tasks, in interrupts and inside the kernel's own critical sections, and
+ * never unmask what the hook did not mask. (taskENTER_CRITICAL() /
+ * taskEXIT_CRITICAL() must not be used: the kernel calls some hooks with
+ * interrupts off but the port's nesting count at 0, e.g. V10's
+ * vTaskStartScheduler() calls traceTASK_SWITCHED_IN() there, and
+ * taskEXIT_CRITICAL() would turn interrupts on.) As for any FreeRTOS API,
+ * an interrupt above configMAX_SYSCALL_INTERRUPT_PRIORITY must not trace.
+ * One core.
  *
  * Timestamp and backends: as the bare-metal Cortex-M4 port
  * (ports/cortex_m4_gcc/tband_cm4_common.h): add
@@ -18,7 +23,7 @@
  *   TBAND_CM4_EXTERNAL(buf, len, is_metadata)  with the external backend
  *   TBAND_CM4_SNAPSHOT_FULL()   optional, with the snapshot backend
  *
- * This header includes FreeRTOS.h and task.h; tband.h, which
+ * This header includes FreeRTOS.h (for portmacro.h); tband.h, which
  * FreeRTOSConfig.h includes, does not include it (that would be a cycle):
  * only the tracer's own sources read the port. */
 #ifndef TBAND_PORT_CORTEX_M4_FREERTOS_H_
@@ -26,23 +31,9 @@
 
 #include "../cortex_m4_gcc/tband_cm4_common.h"
 #include "FreeRTOS.h"
-#include "task.h"
 
-/* The two macros open and close one block; the interrupt state and the
- * saved mask live in it. */
-#define tband_portENTER_CRITICAL_FROM_ANY()                                \
-  const bool tband_port_from_isr = xPortIsInsideInterrupt() != pdFALSE; \
-  UBaseType_t tband_port_saved_mask = 0;                                   \
-  if (tband_port_from_isr) {                                               \
-    tband_port_saved_mask = taskENTER_CRITICAL_FROM_ISR();                 \
-  } else {                                                                 \
-    taskENTER_CRITICAL();                                                  \
-  }
-#define tband_portEXIT_CRITICAL_FROM_ANY()                  \
-  if (tband_port_from_isr) {                                \
-    taskEXIT_CRITICAL_FROM_ISR(tband_port_saved_mask);      \
-  } else {                                                  \
-    taskEXIT_CRITICAL();                                    \
-  }
+/* The two macros open and close one block; the saved mask lives in it. */
+#define tband_portENTER_CRITICAL_FROM_ANY() const UBaseType_t tband_port_saved_mask = portSET_INTERRUPT_MASK_FROM_ISR()
+#define tband_portEXIT_CRITICAL_FROM_ANY() portCLEAR_INTERRUPT_MASK_FROM_ISR(tband_port_saved_mask)
 
 #endif /* TBAND_PORT_CORTEX_M4_FREERTOS_H_ */

@@ -13,6 +13,8 @@
  *
  * Versions (compile definitions):
  *   STANDIN_KERNEL_VERSION  10 or 11
+ *   STANDIN_KERNEL_MINOR  V11's minor version (default 3): below 2 the kernel
+ *     has no traceSTARTING_SCHEDULER (V11.0, V11.1)
  *   STANDIN_KERNEL_EXT_HOOKS  1: V11 with the "_EXT" hooks proposed in
  *     FreeRTOS-Kernel pull request 1085 (traceTASK_DELAY_EXT,
  *     traceQUEUE_SEND_EXT, ...), which fall back on the plain hooks
@@ -31,6 +33,9 @@ extern "C" {
 
 #if !defined(STANDIN_KERNEL_VERSION) || (STANDIN_KERNEL_VERSION != 10 && STANDIN_KERNEL_VERSION != 11)
 #error "stand-in kernel: define STANDIN_KERNEL_VERSION as 10 or 11"
+#endif
+#ifndef STANDIN_KERNEL_MINOR
+#define STANDIN_KERNEL_MINOR (STANDIN_KERNEL_VERSION == 10 ? 6 : 3)
 #endif
 #ifndef STANDIN_KERNEL_EXT_HOOKS
 #define STANDIN_KERNEL_EXT_HOOKS 0
@@ -133,7 +138,7 @@ BaseType_t xPortGetCoreID(void);
 #ifndef traceTASK_SWITCHED_IN
 #define traceTASK_SWITCHED_IN()
 #endif
-#if STANDIN_KERNEL_VERSION >= 11
+#if STANDIN_KERNEL_VERSION >= 11 && STANDIN_KERNEL_MINOR >= 2
 #ifndef traceSTARTING_SCHEDULER
 #define traceSTARTING_SCHEDULER(xIdleTaskHandles)
 #endif
@@ -369,6 +374,12 @@ BaseType_t xPortGetCoreID(void);
 #endif
 #ifndef traceRETURN_xQueueGenericSend
 #define traceRETURN_xQueueGenericSend(xReturn)
+#endif
+#ifndef traceENTER_xTimerCreateTimerTask
+#define traceENTER_xTimerCreateTimerTask()
+#endif
+#ifndef traceRETURN_xTimerCreateTimerTask
+#define traceRETURN_xTimerCreateTimerTask(xReturn)
 #endif
 #endif
 

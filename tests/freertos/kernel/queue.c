@@ -390,14 +390,12 @@ BaseType_t xQueueReceiveFromISR(QueueHandle_t xQueue, void* const pvBuffer, Base
 /* For the timer task: blocks on an empty queue without the caller's retry
  * loop (the caller yields). */
 void vQueueWaitForMessageRestricted(QueueHandle_t xQueue, TickType_t xTicksToWait, const BaseType_t xWaitIndefinitely) {
+  /* As the real one: no traceBLOCKING_ON_QUEUE_RECEIVE here; the task's
+   * blocking is traced by vTaskPlaceOnEventListRestricted(). */
   Queue_t* const pxQueue = xQueue;
   if (pxQueue->uxMessagesWaiting == (UBaseType_t)0U) {
-    traceBLOCKING_ON_QUEUE_RECEIVE(pxQueue);
-    if (xWaitIndefinitely == pdFALSE && xTicksToWait == portMAX_DELAY) {
-      xTicksToWait = portMAX_DELAY - 1;
-    }
     vTaskSuspendAll();
-    vTaskPlaceOnEventList(&(pxQueue->xTasksWaitingToReceive), xTicksToWait);
+    vTaskPlaceOnEventListRestricted(&(pxQueue->xTasksWaitingToReceive), xTicksToWait, xWaitIndefinitely);
     (void)xTaskResumeAll();
   }
 }

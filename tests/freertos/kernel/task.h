@@ -15,6 +15,7 @@ extern "C" {
 #endif
 
 #define tskKERNEL_VERSION_MAJOR STANDIN_KERNEL_VERSION
+#define tskKERNEL_VERSION_MINOR STANDIN_KERNEL_MINOR
 #define tskIDLE_PRIORITY ((UBaseType_t)0U)
 
 struct tskTaskControlBlock; /* The old naming convention is used to prevent breaking kernel aware debuggers. */
@@ -44,7 +45,10 @@ BaseType_t xTaskResumeAll(void);
 TickType_t xTaskGetTickCount(void);
 eTaskState eTaskGetState(TaskHandle_t xTask);
 TaskHandle_t xTaskGetCurrentTaskHandle(void);
+/* V11 declares it for one core only; SMP has the ...ForCore() one alone. */
+#if STANDIN_KERNEL_VERSION == 10 || configNUMBER_OF_CORES == 1
 TaskHandle_t xTaskGetIdleTaskHandle(void);
+#endif
 #if STANDIN_KERNEL_VERSION >= 11
 TaskHandle_t xTaskGetIdleTaskHandleForCore(BaseType_t xCoreID);
 #endif
@@ -89,6 +93,8 @@ void vTaskSwitchContext(void);
 void vTaskSwitchContext(BaseType_t xCoreID);
 #endif
 void vTaskPlaceOnEventList(List_t* const pxEventList, const TickType_t xTicksToWait);
+void vTaskPlaceOnEventListRestricted(List_t* const pxEventList, TickType_t xTicksToWait,
+                                     const BaseType_t xWaitIndefinitely);
 BaseType_t xTaskRemoveFromEventList(List_t* const pxEventList);
 BaseType_t xTaskPriorityInherit(TaskHandle_t const pxMutexHolder);
 BaseType_t xTaskPriorityDisinherit(TaskHandle_t const pxMutexHolder);

@@ -352,7 +352,7 @@ void vTaskStartScheduler(void) {
     xSchedulerRunning = pdTRUE;
     xTickCount = 0;
     traceTASK_SWITCHED_IN();
-#if STANDIN_KERNEL_VERSION >= 11
+#if STANDIN_KERNEL_VERSION >= 11 && STANDIN_KERNEL_MINOR >= 2
     traceSTARTING_SCHEDULER(xIdleTaskHandles);
 #endif
     /* xPortStartScheduler(): the first task now runs (on the host: the
@@ -616,6 +616,23 @@ void vTaskPlaceOnEventList(List_t* const pxEventList, const TickType_t xTicksToW
   vListInsertEnd(pxEventList, pxCurrent);
   prvAddCurrentTaskToDelayedList(xTicksToWait, pdTRUE);
 }
+
+#if configUSE_TIMERS == 1
+/* The timer task's wait (timers.c, through vQueueWaitForMessageRestricted()):
+ * the real kernel traces it as a delay until now + the timeout, portMAX_DELAY
+ * when it waits indefinitely (so the tick wraps to now - 1). */
+void vTaskPlaceOnEventListRestricted(List_t* const pxEventList, TickType_t xTicksToWait,
+                                     const BaseType_t xWaitIndefinitely) {
+  TCB_t* pxCurrent = (TCB_t*)pxCurrentTCB;
+  pxCurrent->pxEventList = pxEventList;
+  vListInsertEnd(pxEventList, pxCurrent);
+  if (xWaitIndefinitely != pdFALSE) {
+    xTicksToWait = portMAX_DELAY;
+  }
+  traceTASK_DELAY_UNTIL((xTickCount + xTicksToWait));
+  prvAddCurrentTaskToDelayedList(xTicksToWait, xWaitIndefinitely);
+}
+#endif
 
 BaseType_t xTaskRemoveFromEventList(List_t* const pxEventList) {
   /* The highest-priority waiter (the real event lists are sorted). */
@@ -937,6 +954,7 @@ void vTaskGenericNotifyGiveFromISR(TaskHandle_t xTaskToNotify, UBaseType_t uxInd
 TaskHandle_t xTaskGetCurrentTaskHandle(void) { return pxCurrentTCB; }
 #endif
 
+#if STANDIN_KERNEL_VERSION == 10 || configNUMBER_OF_CORES == 1
 TaskHandle_t xTaskGetIdleTaskHandle(void) {
 #if STANDIN_KERNEL_VERSION >= 11
   return xIdleTaskHandles[0];
@@ -944,6 +962,7 @@ TaskHandle_t xTaskGetIdleTaskHandle(void) {
   return xIdleTaskHandle;
 #endif
 }
+#endif
 
 #if STANDIN_KERNEL_VERSION >= 11
 TaskHandle_t xTaskGetIdleTaskHandleForCore(BaseType_t xCoreID) { return xIdleTaskHandles[xCoreID]; }

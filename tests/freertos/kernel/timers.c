@@ -28,9 +28,16 @@ static void prvCheckForValidListAndQueue(void) {
 }
 
 BaseType_t xTimerCreateTimerTask(void) {
+#if STANDIN_KERNEL_VERSION >= 11
+  traceENTER_xTimerCreateTimerTask();
+#endif
   prvCheckForValidListAndQueue();
-  return xTaskCreate(prvTimerTask, configTIMER_SERVICE_TASK_NAME, 128, NULL,
-                     ((UBaseType_t)configTIMER_TASK_PRIORITY), &xTimerTaskHandle);
+  const BaseType_t xReturn = xTaskCreate(prvTimerTask, configTIMER_SERVICE_TASK_NAME, 128, NULL,
+                                         ((UBaseType_t)configTIMER_TASK_PRIORITY), &xTimerTaskHandle);
+#if STANDIN_KERNEL_VERSION >= 11
+  traceRETURN_xTimerCreateTimerTask(xReturn);
+#endif
+  return xReturn;
 }
 
 /* prvTimerTask() with no timer running: it waits for a command. */

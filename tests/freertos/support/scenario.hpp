@@ -6,14 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "FreeRTOS.h"
 #include "convert_helper.hpp"
-#include "stats/trace_analysis.hpp"
 #include "queue.h"
 #include "semphr.h"
 #include "task.h"
@@ -21,76 +19,13 @@
 #include "tband_port.h"
 #include "timers.h"
 #include "trace_capture.hpp"
+#include "trace_checks.hpp"
 
 extern "C" void standin_set_core_observer(void (*observer)(BaseType_t));
 
 namespace tband::test {
 
 inline void follow_core(BaseType_t core) { tband_host_set_core_id(static_cast<unsigned>(core)); }
-
-/// The event names of a decoded stream, without the periodic dropped_evt_cnt.
-inline std::vector<std::string> event_names(const std::vector<DecodedEvent>& events) {
-  std::vector<std::string> names;
-  for (const DecodedEvent& e : events) {
-    if (!e.dropped_cnt) {
-      names.push_back(e.name);
-    }
-  }
-  return names;
-}
-
-/// The texts of the events with this name.
-inline std::vector<std::string> texts_of(const std::vector<DecodedEvent>& events, const std::string& name) {
-  std::vector<std::string> out;
-  for (const DecodedEvent& e : events) {
-    if (e.name == name) {
-      out.push_back(e.text);
-    }
-  }
-  return out;
-}
-
-inline std::vector<std::string> slice_names(const ViewTrack& t) {
-  std::vector<std::string> names;
-  for (const ViewSlice& s : t.slices) {
-    names.push_back(s.name);
-  }
-  return names;
-}
-
-/// A stats figure's value (NaN, and a failure, when it has none).
-inline double figure(const TraceStats& stats, const std::string& name) {
-  const TraceStats::Lookup found = stats.find(name);
-  if (found.figure == nullptr || !found.figure->value) {
-    ADD_FAILURE() << name << ": " << (found.figure == nullptr ? found.problem : "no value");
-    return NAN;
-  }
-  return *found.figure->value;
-}
-
-/// Every core's time goes to some task, the idle task included: the tasks'
-/// shares of a core add up to 100 %.
-inline void expect_cpu_shares_add_up(const TraceStats& stats, unsigned cores) {
-  for (unsigned core = 0; core < cores; ++core) {
-    double sum = 0;
-    for (const StatRow& row : stats.rows) {
-      if (row.section == Section::kTask) {
-        if (const Figure* f = row.figure("core" + std::to_string(core) + ".cpu"); f != nullptr && f->value) {
-          sum += *f->value;
-        }
-      }
-    }
-    EXPECT_NEAR(sum, 100.0, 1e-9) << "core " << core;
-  }
-}
-
-inline std::vector<std::int64_t> counter_values(const ViewTrack& t) {
-  std::vector<std::int64_t> values;
-  for (const auto& [ts, v] : t.counter) {
-    values.push_back(v);
-  }
-  return values;
-}
 
 class Scenario : public ::testing::Test {
  protected:
@@ -121,14 +56,9 @@ class Scenario : public ::testing::Test {
 #endif
   }
 
-  /// start_scheduler(), and on V10 (no traceSTARTING_SCHEDULER) what the
-  /// application does instead: tell the tracer the idle and timer tasks.
-  static void boot() {
-    start_scheduler();
-#if STANDIN_KERNEL_VERSION == 10
-    tband_freertos_scheduler_started();
-#endif
-  }
+  /// start_scheduler(): every version marks the idle and timer tasks by
+  /// itself (V10 at its first switch), so nothing more is needed.
+  static void boot() { start_scheduler(); }
 
   /// An interrupt on the current core: tband's ISR hooks and the kernel's
   /// interrupt context around body.
@@ -146,27 +76,19 @@ class Scenario : public ::testing::Test {
   std::vector<DecodedEvent> events(unsigned core = 0) const { return capture_.decoded(core); }
 
   /// Converts what each core streamed, as `tband conv core0.bin@0 core1.bin@1 ...` would.
-  Converted convert(const std::string& name, unsigned cores = 1) const {
-    std::vector<std::string> inputs;
-    for (unsigned core = 0; core < cores; ++core) {
-      TraceBuilder file;
-      file.raw(capture_.bytes(core));
-      inputs.push_back(file.write(name + ".core" + std::to_string(core) + ".bin") + "@" + std::to_string(core));
-    }
-    return convert_files(inputs, name, TraceMode::kFreeRtos, cores);
-  }
+  Converted convert(const std::string& name, unsigned cores = 1) const { return convert_streams(streams(cores), name); }
 
   /// The statistics of what each core streamed, as `tband stats` gives them.
   Analysis analyze_trace(const std::string& name, unsigned cores = 1) const {
-    ConversionOptions options;
+    return analyze_streams(streams(cores), name);
+  }
+
+  std::vector<std::vector<std::uint8_t>> streams(unsigned cores) const {
+    std::vector<std::vector<std::uint8_t>> out;
     for (unsigned core = 0; core < cores; ++core) {
-      TraceBuilder file;
-      file.raw(capture_.bytes(core));
-      options.inputs.push_back(parse_input_spec(
-          file.write(name + ".stats.core" + std::to_string(core) + ".bin") + "@" + std::to_string(core)));
+      out.push_back(capture_.bytes(core));
     }
-    options.interpreter.core_count = cores;
-    return analyze(options, StatsOptions{});
+    return out;
   }
 
   bool start_streaming_at_boot_ = true;

@@ -94,7 +94,14 @@ PerfettoView read_perfetto(const std::string& path) {
       t.uuid = d.uuid();
       t.is_process = d.has_process();
       t.is_counter = d.has_counter();
-      t.name = d.has_process() ? d.process().process_name() : d.name();
+      // As Perfetto's trace processor names a track described more than once:
+      // a process takes its newest name, a track the newest only if it never
+      // merges with siblings (else the name it was first given).
+      const bool renamable = d.has_process() || t.name.empty() ||
+                             d.sibling_merge_behavior() == pb::TrackDescriptor::SIBLING_MERGE_BEHAVIOR_NONE;
+      if (renamable) {
+        t.name = d.has_process() ? d.process().process_name() : d.name();
+      }
       t.parent = d.parent_uuid();
       continue;
     }

@@ -1,0 +1,55 @@
+/* The real kernel on FreeRTOS's POSIX port (tasks as threads, the tick a
+ * signal), traced by tband with ports/freertos_posix. Settings that keep the
+ * scenarios' outcomes independent of when ticks come: no time slicing (tasks
+ * of equal priority never take turns at a tick), the timer task above every
+ * scenario task. The same settings on V10 and V11. */
+#ifndef FREERTOS_CONFIG_H
+#define FREERTOS_CONFIG_H
+
+#define configUSE_PREEMPTION 1
+#define configUSE_TIME_SLICING 0
+#define configUSE_PORT_OPTIMISED_TASK_SELECTION 0
+#define configUSE_IDLE_HOOK 0
+#define configUSE_TICK_HOOK 0
+#define configUSE_MALLOC_FAILED_HOOK 0
+#define configCHECK_FOR_STACK_OVERFLOW 0
+#define configTICK_RATE_HZ 1000
+#define configMAX_PRIORITIES 5
+#define configMINIMAL_STACK_SIZE 8192 /* words; pthread needs >= PTHREAD_STACK_MIN */
+#define configTOTAL_HEAP_SIZE (1024 * 1024)
+#define configMAX_TASK_NAME_LEN 16
+#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+#define configSUPPORT_DYNAMIC_ALLOCATION 1
+#define configSUPPORT_STATIC_ALLOCATION 0
+#define configUSE_MUTEXES 1
+#define configUSE_RECURSIVE_MUTEXES 1
+#define configUSE_COUNTING_SEMAPHORES 1
+#define configUSE_QUEUE_SETS 1
+#define configQUEUE_REGISTRY_SIZE 8
+#define configUSE_TIMERS 1
+#define configTIMER_TASK_PRIORITY 4
+#define configTIMER_QUEUE_LENGTH 4
+#define configTIMER_TASK_STACK_DEPTH configMINIMAL_STACK_SIZE
+#define configUSE_TRACE_FACILITY 1
+#define configGENERATE_RUN_TIME_STATS 0
+#define configUSE_CO_ROUTINES 0
+#define INCLUDE_vTaskPrioritySet 1
+#define INCLUDE_uxTaskPriorityGet 1
+#define INCLUDE_vTaskSuspend 1
+#define INCLUDE_vTaskDelete 1
+#define INCLUDE_vTaskDelay 1
+#define INCLUDE_xTaskDelayUntil 1
+#define INCLUDE_xTaskGetIdleTaskHandle 1
+#define INCLUDE_xTaskGetCurrentTaskHandle 1
+#define INCLUDE_xTaskResumeFromISR 1
+
+/* A failed kernel assertion ends the test with the place it failed. */
+void real_kernel_assert_failed(const char* file, int line);
+#define configASSERT(x)                               \
+  if ((x) == 0) {                                     \
+    real_kernel_assert_failed(__FILE__, __LINE__);    \
+  }
+
+#include "tband.h" /* last: tband's trace macros */
+
+#endif /* FREERTOS_CONFIG_H */
