@@ -220,7 +220,15 @@ namespace {
 // are). Written inside the critical section, like the base hooks' scratch.
 std::uint64_t g_fields[rt::kCores][5];
 
-__attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint32_t a, std::uint32_t b, std::uint32_t c,
+// Built for size one body for all of them; built for speed inlined into each
+// hook, where the spec is a constant and the compact encoder's loop unrolls.
+#if defined(__OPTIMIZE_SIZE__)
+#define TBAND_TRACE_FIELDS_BODY __attribute__((noinline))
+#else
+#define TBAND_TRACE_FIELDS_BODY __attribute__((always_inline)) inline
+#endif
+
+TBAND_TRACE_FIELDS_BODY void trace_fields(std::uint32_t spec, std::uint32_t a, std::uint32_t b, std::uint32_t c,
                                             std::uint32_t d) noexcept {
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = rt::current_core();
