@@ -210,25 +210,20 @@ extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint
 
 #if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON
 
+#include "user_hook.hpp"
+
 namespace {
 
 // A third or fourth integer field, or a one-byte one, does not fit
-// trace_hook()'s value and payload: these events have a body of their own,
-// the same critical section, timestamp, event path and compact encoder, with
-// up to four fields passed in registers and put in a scratch of their own
-// (the base hooks' scratch holds three fields: the base images stay as they
-// are). Written inside the critical section, like the base hooks' scratch.
+// trace_hook()'s value and payload. Built for size, these events have one
+// body of their own, the same critical section, timestamp, event path and
+// compact encoder, with up to four fields passed in registers and put in a
+// scratch of their own, inside the critical section (the base hooks' scratch
+// holds three fields: the base images stay as they are).
+#if defined(__OPTIMIZE_SIZE__)
 std::uint64_t g_fields[rt::kCores][5];
 
-// Built for size one body for all of them; built for speed inlined into each
-// hook, where the spec is a constant and the compact encoder's loop unrolls.
-#if defined(__OPTIMIZE_SIZE__)
-#define TBAND_TRACE_FIELDS_BODY __attribute__((noinline))
-#else
-#define TBAND_TRACE_FIELDS_BODY __attribute__((always_inline)) inline
-#endif
-
-TBAND_TRACE_FIELDS_BODY void trace_fields(std::uint32_t spec, std::uint32_t a, std::uint32_t b, std::uint32_t c,
+__attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint32_t a, std::uint32_t b, std::uint32_t c,
                                             std::uint32_t d) noexcept {
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = rt::current_core();
@@ -244,6 +239,19 @@ TBAND_TRACE_FIELDS_BODY void trace_fields(std::uint32_t spec, std::uint32_t a, s
   });
   tband_portEXIT_CRITICAL_FROM_ANY();
 }
+#endif
+
+// One event: built for size, trace_fields() with its spec and fields (one
+// body for all of them); built for speed, the event's own generated encoder
+// (its arguments: the same fields, typed) inlined into the hook, as the base
+// hooks are (user_hook.hpp's body).
+#if defined(__OPTIMIZE_SIZE__)
+#define TBAND_OBJECT_EVENT(Event, encoder, spec, a, b, c, d, ...) trace_fields((spec) | enc::Event::kId, a, b, c, d)
+#else
+#define TBAND_OBJECT_EVENT(Event, encoder, spec, a, b, c, d, ...)                           \
+  trace_user_event_inline<enc::Event>([&](std::uint8_t* out, std::uint64_t ts)             \
+                                          __attribute__((always_inline)) { return enc::encoder(out, ts, __VA_ARGS__); })
+#endif
 
 constexpr std::uint32_t kTsU32U8U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU8, Width::kU32);
 constexpr std::uint32_t kTsU8U32 = enc::field_spec(Width::kU64, Width::kU8, Width::kU32);
@@ -266,28 +274,34 @@ static_assert(TBAND_FRNA_INCREMENT == static_cast<unsigned>(enc::FrNotifyAction:
 
 extern "C" void tband_freertos_hook_task_notify(std::uint32_t task_id, std::uint32_t index, std::uint32_t action,
                                                 std::uint32_t value) {
-  trace_fields(kTsU32U8U8U32 | enc::TaskNotify::kId, task_id, index, action, value);
+  TBAND_OBJECT_EVENT(TaskNotify, encode_task_notify, kTsU32U8U8U32, task_id, index, action, value, task_id,
+                     static_cast<std::uint8_t>(index), static_cast<enc::FrNotifyAction>(static_cast<std::uint8_t>(action)), value);
 }
 extern "C" void tband_freertos_hook_task_notify_from_isr(std::uint32_t task_id, std::uint32_t index,
                                                          std::uint32_t action, std::uint32_t value) {
-  trace_fields(kTsU32U8U8U32 | enc::TaskNotifyFromIsr::kId, task_id, index, action, value);
+  TBAND_OBJECT_EVENT(TaskNotifyFromIsr, encode_task_notify_from_isr, kTsU32U8U8U32, task_id, index, action, value,
+                     task_id, static_cast<std::uint8_t>(index), static_cast<enc::FrNotifyAction>(static_cast<std::uint8_t>(action)), value);
 }
 extern "C" void tband_freertos_hook_block_on_notify_take(std::uint32_t index, std::uint32_t ticks_to_wait) {
-  trace_fields(kTsU8U32 | enc::CurtaskBlockOnNotifyTake::kId, index, ticks_to_wait, 0, 0);
+  TBAND_OBJECT_EVENT(CurtaskBlockOnNotifyTake, encode_curtask_block_on_notify_take, kTsU8U32, index, ticks_to_wait, 0,
+                     0, static_cast<std::uint8_t>(index), ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_block_on_notify_wait(std::uint32_t index, std::uint32_t ticks_to_wait) {
-  trace_fields(kTsU8U32 | enc::CurtaskBlockOnNotifyWait::kId, index, ticks_to_wait, 0, 0);
+  TBAND_OBJECT_EVENT(CurtaskBlockOnNotifyWait, encode_curtask_block_on_notify_wait, kTsU8U32, index, ticks_to_wait, 0,
+                     0, static_cast<std::uint8_t>(index), ticks_to_wait);
 }
 // The kernel calls the hook before it takes: a count left is 0 when the
 // caller clears it, else one less (nothing changes when there is none).
 extern "C" void tband_freertos_hook_notify_take(std::uint32_t index, std::uint32_t value, bool clear) {
   const std::uint32_t left = (clear || value == 0) ? 0 : value - 1;
-  trace_fields(kTsU8U32U32 | enc::CurtaskNotifyTake::kId, index, value, left, 0);
+  TBAND_OBJECT_EVENT(CurtaskNotifyTake, encode_curtask_notify_take, kTsU8U32U32, index, value, left, 0,
+                     static_cast<std::uint8_t>(index), value, left);
 }
 extern "C" void tband_freertos_hook_notify_wait(std::uint32_t index, std::uint32_t value, bool received,
                                                 std::uint32_t clear_on_exit) {
   const std::uint32_t left = received ? value & ~clear_on_exit : value;
-  trace_fields(kTsU8U8U32U32 | enc::CurtaskNotifyWait::kId, index, received ? 1u : 0u, value, left);
+  TBAND_OBJECT_EVENT(CurtaskNotifyWait, encode_curtask_notify_wait, kTsU8U8U32U32, index, received ? 1u : 0u, value,
+                     left, static_cast<std::uint8_t>(index), received, value, left);
 }
 
 #endif  // TBAND_FREERTOS_NOTIFY_ON
@@ -313,11 +327,13 @@ extern "C" void tband_freertos_hook_event_group_deleted(std::uint32_t group_id) 
 }
 extern "C" void tband_freertos_hook_event_group_set_bits(std::uint32_t group_id, std::uint32_t bits,
                                                          std::uint32_t before) {
-  trace_fields(kTsU32U32U32 | enc::EventGroupSetBits::kId, group_id, bits, before | bits, 0);
+  TBAND_OBJECT_EVENT(EventGroupSetBits, encode_event_group_set_bits, kTsU32U32U32, group_id, bits, before | bits, 0,
+                     group_id, bits, before | bits);
 }
 extern "C" void tband_freertos_hook_event_group_clear_bits(std::uint32_t group_id, std::uint32_t bits,
                                                            std::uint32_t before) {
-  trace_fields(kTsU32U32U32 | enc::EventGroupClearBits::kId, group_id, bits, before & ~bits, 0);
+  TBAND_OBJECT_EVENT(EventGroupClearBits, encode_event_group_clear_bits, kTsU32U32U32, group_id, bits, before & ~bits,
+                     0, group_id, bits, before & ~bits);
 }
 extern "C" void tband_freertos_hook_event_group_set_bits_from_isr(std::uint32_t group_id, std::uint32_t bits) {
   trace_hook(kTsValueU32 | enc::EventGroupSetBitsFromIsr::kId, group_id, bits);
@@ -327,15 +343,18 @@ extern "C" void tband_freertos_hook_event_group_clear_bits_from_isr(std::uint32_
 }
 extern "C" void tband_freertos_hook_block_on_event_group_wait(std::uint32_t group_id, std::uint32_t bits,
                                                               std::uint32_t ticks_to_wait) {
-  trace_fields(kTsU32U32U32 | enc::CurtaskBlockOnEventGroupWait::kId, group_id, bits, ticks_to_wait, 0);
+  TBAND_OBJECT_EVENT(CurtaskBlockOnEventGroupWait, encode_curtask_block_on_event_group_wait, kTsU32U32U32, group_id,
+                     bits, ticks_to_wait, 0, group_id, bits, ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_block_on_event_group_sync(std::uint32_t group_id, std::uint32_t bits,
                                                               std::uint32_t ticks_to_wait) {
-  trace_fields(kTsU32U32U32 | enc::CurtaskBlockOnEventGroupSync::kId, group_id, bits, ticks_to_wait, 0);
+  TBAND_OBJECT_EVENT(CurtaskBlockOnEventGroupSync, encode_curtask_block_on_event_group_sync, kTsU32U32U32, group_id,
+                     bits, ticks_to_wait, 0, group_id, bits, ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_event_group_wait_end(std::uint32_t group_id, std::uint32_t value,
                                                          bool timed_out) {
-  trace_fields(kTsU32U32U8 | enc::CurtaskEventGroupWaitEnd::kId, group_id, value, timed_out ? 1u : 0u, 0);
+  TBAND_OBJECT_EVENT(CurtaskEventGroupWaitEnd, encode_curtask_event_group_wait_end, kTsU32U32U8, group_id, value,
+                     timed_out ? 1u : 0u, 0, group_id, value, timed_out);
 }
 
 #endif  // TBAND_FREERTOS_EVENT_GROUPS_ON

@@ -59,7 +59,7 @@ int main(void) {
   tband_freertos_hook_queue_name(queue, "jobs");
   tband_freertos_hook_idle_task(task, 0);
   tband_freertos_hook_timer_task(task);
-  tband_freertos_hook_task_switched_in(task, false);
+  (void)tband_freertos_hook_task_switched_in(task);
   tband_freertos_hook_task_to_rdy_state(task);
   tband_freertos_hook_task_resumed(task);
   tband_freertos_hook_task_resumed_from_isr(task);
