@@ -114,6 +114,11 @@ class TraceInterpreter {
     IdMap<Marker> markers;
     IdMap<ValueMarker> value_markers;
     IdMap<std::string> marker_names, value_marker_names;  // names that came before first use
+    std::vector<TrackId> notify_tracks;  // "Notification value" counters, by index (0: none yet)
+  };
+  struct EventGroup {
+    TrackId track = 0;  // "<group> bits" counter
+    std::string name;
   };
   struct Queue {
     TrackId track = 0;
@@ -230,6 +235,19 @@ class TraceInterpreter {
   void handle(const TaskEvtmarkerEnd& e, Context& c);
   void handle(const TaskValmarkerName& e, Context& c);
   void handle(const TaskValmarker& e, Context& c);
+  // FreeRTOS task notifications and event groups (freertos_objects.cpp)
+  void handle(const TaskNotify& e, Context& c);
+  void handle(const TaskNotifyFromIsr& e, Context& c);
+  void handle(const CurtaskBlockOnNotifyTake& e, Context& c);
+  void handle(const CurtaskBlockOnNotifyWait& e, Context& c);
+  void handle(const CurtaskNotifyTake& e, Context& c);
+  void handle(const CurtaskNotifyWait& e, Context& c);
+  void handle(const EventGroupCreated& e, Context& c);
+  void handle(const EventGroupName& e, Context& c);
+  void handle(const EventGroupSetBits& e, Context& c);
+  void handle(const EventGroupClearBits& e, Context& c);
+  void handle(const CurtaskBlockOnEventGroupWait& e, Context& c);
+  void handle(const CurtaskBlockOnEventGroupSync& e, Context& c);
 
   void generic_instant(const Event& event, Context& c);
   void dispatch(const Event& event, Context& c);
@@ -274,6 +292,10 @@ class TraceInterpreter {
   std::string queue_label(std::uint32_t id);
   void queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill, std::optional<std::uint32_t> by_task);
   Marker& task_marker(Task& t, std::uint32_t marker_id);
+  void notify_value(std::uint32_t task_id, std::uint8_t index, std::uint64_t ts_ns, std::uint32_t value);
+  EventGroup& event_group(std::uint32_t id);
+  std::string event_group_label(std::uint32_t id);
+  void event_group_bits(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t value);
   void finish_freertos();
   void name_stats();
   void name_queue_stats();
@@ -290,6 +312,7 @@ class TraceInterpreter {
   IdMap<std::string> evtmarker_names_, valmarker_names_;  // names before first use
   IdMap<Task> tasks_;
   IdMap<Queue> queues_;
+  IdMap<EventGroup> event_groups_;
   TrackId diagnostics_track_ = 0;
   std::uint64_t ns_per_ts_ = 1;
   bool have_resolution_ = false;

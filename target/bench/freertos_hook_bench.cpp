@@ -87,6 +87,19 @@ BENCH_HOOK_LOOPS(queue_receive_from_isr, tband_freertos_hook_queue_receive_from_
 BENCH_HOOK_LOOPS(queue_reset, tband_freertos_hook_queue_reset(2))
 BENCH_HOOK_LOOPS(queue_cur_length, tband_freertos_hook_queue_cur_length(2, 5))
 
+// Task notifications (a give, bits set from an interrupt, the waits) and
+// event groups (set, clear, a wait and its end).
+BENCH_HOOK_LOOPS(task_notify, tband_freertos_hook_task_notify(4, 0, 2, 1))
+BENCH_HOOK_LOOPS(task_notify_from_isr, tband_freertos_hook_task_notify_from_isr(4, 0, 1, 5))
+BENCH_HOOK_LOOPS(block_on_notify_take, tband_freertos_hook_block_on_notify_take(0, 100))
+BENCH_HOOK_LOOPS(notify_take, tband_freertos_hook_notify_take(0, 1, true))
+BENCH_HOOK_LOOPS(notify_wait, tband_freertos_hook_notify_wait(0, 5, true, 0xFFFFFFFFu))
+BENCH_HOOK_LOOPS(event_group_set_bits, tband_freertos_hook_event_group_set_bits(1, 0x04, 0x01))
+BENCH_HOOK_LOOPS(event_group_clear_bits, tband_freertos_hook_event_group_clear_bits(1, 0x04, 0x05))
+BENCH_HOOK_LOOPS(event_group_set_bits_from_isr, tband_freertos_hook_event_group_set_bits_from_isr(1, 0x04))
+BENCH_HOOK_LOOPS(block_on_event_group_wait, tband_freertos_hook_block_on_event_group_wait(1, 0x05, 100))
+BENCH_HOOK_LOOPS(event_group_wait_end, tband_freertos_hook_event_group_wait_end(1, 0x05, false))
+
 // Task-local markers (of the task switched in last).
 BENCH_HOOK_LOOPS(task_evtmarker, tband_freertos_task_evtmarker(5, "go"))
 BENCH_HOOK_LOOPS(task_evtmarker_begin, tband_freertos_task_evtmarker_begin(5, "acq"))
@@ -125,6 +138,16 @@ void run_all(std::uint32_t calls) {
   BENCH_RUN(queue_receive_from_isr, calls);
   BENCH_RUN(queue_reset, calls);
   BENCH_RUN(queue_cur_length, calls);
+  BENCH_RUN(task_notify, calls);
+  BENCH_RUN(task_notify_from_isr, calls);
+  BENCH_RUN(block_on_notify_take, calls);
+  BENCH_RUN(notify_take, calls);
+  BENCH_RUN(notify_wait, calls);
+  BENCH_RUN(event_group_set_bits, calls);
+  BENCH_RUN(event_group_clear_bits, calls);
+  BENCH_RUN(event_group_set_bits_from_isr, calls);
+  BENCH_RUN(block_on_event_group_wait, calls);
+  BENCH_RUN(event_group_wait_end, calls);
   BENCH_RUN(task_evtmarker, calls);
   BENCH_RUN(task_evtmarker_begin, calls);
   BENCH_RUN(task_evtmarker_end, calls);

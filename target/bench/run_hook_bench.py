@@ -133,6 +133,9 @@ FREERTOS_GROUPS = {
                    "block_on_queue_receive", "block_on_queue_peek"],
     "queues": ["queue_send", "queue_overwrite", "queue_send_from_isr", "queue_receive", "queue_receive_from_isr",
                "queue_reset", "queue_cur_length"],
+    "notifications": ["task_notify", "task_notify_from_isr", "block_on_notify_take", "notify_take", "notify_wait"],
+    "event groups": ["event_group_set_bits", "event_group_clear_bits", "event_group_set_bits_from_isr",
+                     "block_on_event_group_wait", "event_group_wait_end"],
     "task-local markers": ["task_evtmarker", "task_evtmarker_begin", "task_evtmarker_end", "task_valmarker"],
 }
 CREATION_CALLS = 16  # bench::kCreationCalls

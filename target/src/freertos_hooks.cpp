@@ -115,7 +115,7 @@ extern "C" bool tband_freertos_hook_task_switched_in(std::uint32_t task_id) {
     return false;
   }
   current = task_id;
-  traced = rt::tracing_enabled();
+  traced = rt::backend::accepting();  // tracing is on (always, for the external backend)
   trace_hook(kTsValue | enc::TaskSwitchedIn::kId, task_id, 0);
   return first;
 }
@@ -208,6 +208,159 @@ extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint
 }
 
 #endif  // tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1
+
+// ---- Events with more fields than trace_hook() takes -------------------------------
+
+#if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON
+
+#include "user_hook.hpp"
+
+namespace {
+
+// A third or fourth integer field, or a one-byte one, does not fit
+// trace_hook()'s value and payload. Built for size, these events have one
+// body of their own, the same critical section, timestamp, event path and
+// compact encoder, with up to four fields passed in registers and put in a
+// scratch of their own, inside the critical section (the base hooks' scratch
+// holds three fields: the base images stay as they are).
+#if defined(__OPTIMIZE_SIZE__)
+std::uint64_t g_fields[rt::kCores][5];
+
+__attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint32_t a, std::uint32_t b, std::uint32_t c,
+                                            std::uint32_t d) noexcept {
+  tband_portENTER_CRITICAL_FROM_ANY();
+  const unsigned core = rt::current_core();
+  std::uint64_t* const fields = rt::per_core(g_fields, core);
+  fields[1] = a;  // before the timestamp call: nothing but spec and fields stays live across it
+  fields[2] = b;
+  fields[3] = c;
+  fields[4] = d;
+  const std::uint64_t ts = tband_portTIMESTAMP();
+  fields[0] = ts;
+  rt::trace_event<enc::kMaxFramedLen>(core, ts, false, [&](std::uint8_t* out) __attribute__((always_inline)) {
+    return enc::encode_fields(out, spec, fields, nullptr);
+  });
+  tband_portEXIT_CRITICAL_FROM_ANY();
+}
+#endif
+
+// One event: built for size, trace_fields() with its spec and fields (one
+// body for all of them); built for speed, the event's own generated encoder
+// (its arguments: the same fields, typed) inlined into the hook, as the base
+// hooks are (user_hook.hpp's body).
+#if defined(__OPTIMIZE_SIZE__)
+#define TBAND_OBJECT_EVENT(Event, encoder, spec, a, b, c, d, ...) trace_fields((spec) | enc::Event::kId, a, b, c, d)
+#else
+#define TBAND_OBJECT_EVENT(Event, encoder, spec, a, b, c, d, ...)                           \
+  trace_user_event_inline<enc::Event>([&](std::uint8_t* out, std::uint64_t ts)             \
+                                          __attribute__((always_inline)) { return enc::encoder(out, ts, __VA_ARGS__); })
+#endif
+
+constexpr std::uint32_t kTsU32U8U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU8, Width::kU32);
+constexpr std::uint32_t kTsU8U32 = enc::field_spec(Width::kU64, Width::kU8, Width::kU32);
+constexpr std::uint32_t kTsU8U32U32 = enc::field_spec(Width::kU64, Width::kU8, Width::kU32, Width::kU32);
+constexpr std::uint32_t kTsU8U8U32U32 =
+    enc::field_spec(Width::kU64, Width::kU8, Width::kU8, Width::kU32, Width::kU32);
+constexpr std::uint32_t kTsU32U32U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU32);
+constexpr std::uint32_t kTsU32U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU8);
+
+}  // namespace
+
+#endif
+
+// ---- Task notifications ------------------------------------------------------------
+
+#if TBAND_FREERTOS_NOTIFY_ON
+
+static_assert(TBAND_FRNA_INCREMENT == static_cast<unsigned>(enc::FrNotifyAction::FRNA_INCREMENT),
+              "TBAND_FRNA_INCREMENT must be the schema's FrNotifyAction value");
+
+extern "C" void tband_freertos_hook_task_notify(std::uint32_t task_id, std::uint32_t index, std::uint32_t action,
+                                                std::uint32_t value) {
+  TBAND_OBJECT_EVENT(TaskNotify, encode_task_notify, kTsU32U8U8U32, task_id, index, action, value, task_id,
+                     static_cast<std::uint8_t>(index), static_cast<enc::FrNotifyAction>(static_cast<std::uint8_t>(action)), value);
+}
+extern "C" void tband_freertos_hook_task_notify_from_isr(std::uint32_t task_id, std::uint32_t index,
+                                                         std::uint32_t action, std::uint32_t value) {
+  TBAND_OBJECT_EVENT(TaskNotifyFromIsr, encode_task_notify_from_isr, kTsU32U8U8U32, task_id, index, action, value,
+                     task_id, static_cast<std::uint8_t>(index), static_cast<enc::FrNotifyAction>(static_cast<std::uint8_t>(action)), value);
+}
+extern "C" void tband_freertos_hook_block_on_notify_take(std::uint32_t index, std::uint32_t ticks_to_wait) {
+  TBAND_OBJECT_EVENT(CurtaskBlockOnNotifyTake, encode_curtask_block_on_notify_take, kTsU8U32, index, ticks_to_wait, 0,
+                     0, static_cast<std::uint8_t>(index), ticks_to_wait);
+}
+extern "C" void tband_freertos_hook_block_on_notify_wait(std::uint32_t index, std::uint32_t ticks_to_wait) {
+  TBAND_OBJECT_EVENT(CurtaskBlockOnNotifyWait, encode_curtask_block_on_notify_wait, kTsU8U32, index, ticks_to_wait, 0,
+                     0, static_cast<std::uint8_t>(index), ticks_to_wait);
+}
+// The kernel calls the hook before it takes: a count left is 0 when the
+// caller clears it, else one less (nothing changes when there is none).
+extern "C" void tband_freertos_hook_notify_take(std::uint32_t index, std::uint32_t value, bool clear) {
+  const std::uint32_t left = (clear || value == 0) ? 0 : value - 1;
+  TBAND_OBJECT_EVENT(CurtaskNotifyTake, encode_curtask_notify_take, kTsU8U32U32, index, value, left, 0,
+                     static_cast<std::uint8_t>(index), value, left);
+}
+extern "C" void tband_freertos_hook_notify_wait(std::uint32_t index, std::uint32_t value, bool received,
+                                                std::uint32_t clear_on_exit) {
+  const std::uint32_t left = received ? value & ~clear_on_exit : value;
+  TBAND_OBJECT_EVENT(CurtaskNotifyWait, encode_curtask_notify_wait, kTsU8U8U32U32, index, received ? 1u : 0u, value,
+                     left, static_cast<std::uint8_t>(index), received, value, left);
+}
+
+#endif  // TBAND_FREERTOS_NOTIFY_ON
+
+// ---- Event groups ------------------------------------------------------------------
+
+#if TBAND_FREERTOS_EVENT_GROUPS_ON
+
+namespace {
+std::atomic<std::uint32_t> g_next_event_group_id{1};
+}  // namespace
+
+extern "C" std::uint32_t tband_freertos_hook_event_group_created() {
+  const std::uint32_t id = next_id(g_next_event_group_id);
+  trace_hook(kTsValue | enc::EventGroupCreated::kId, id, 0);
+  return id;
+}
+extern "C" void tband_freertos_hook_event_group_name(std::uint32_t group_id, const char* name) {
+  trace_hook(kMetaValueStr | enc::EventGroupName::kId, group_id, as_payload(name));
+}
+extern "C" void tband_freertos_hook_event_group_deleted(std::uint32_t group_id) {
+  trace_hook(kTsValue | enc::EventGroupDeleted::kId, group_id, 0);
+}
+extern "C" void tband_freertos_hook_event_group_set_bits(std::uint32_t group_id, std::uint32_t bits,
+                                                         std::uint32_t before) {
+  TBAND_OBJECT_EVENT(EventGroupSetBits, encode_event_group_set_bits, kTsU32U32U32, group_id, bits, before | bits, 0,
+                     group_id, bits, before | bits);
+}
+extern "C" void tband_freertos_hook_event_group_clear_bits(std::uint32_t group_id, std::uint32_t bits,
+                                                           std::uint32_t before) {
+  TBAND_OBJECT_EVENT(EventGroupClearBits, encode_event_group_clear_bits, kTsU32U32U32, group_id, bits, before & ~bits,
+                     0, group_id, bits, before & ~bits);
+}
+extern "C" void tband_freertos_hook_event_group_set_bits_from_isr(std::uint32_t group_id, std::uint32_t bits) {
+  trace_hook(kTsValueU32 | enc::EventGroupSetBitsFromIsr::kId, group_id, bits);
+}
+extern "C" void tband_freertos_hook_event_group_clear_bits_from_isr(std::uint32_t group_id, std::uint32_t bits) {
+  trace_hook(kTsValueU32 | enc::EventGroupClearBitsFromIsr::kId, group_id, bits);
+}
+extern "C" void tband_freertos_hook_block_on_event_group_wait(std::uint32_t group_id, std::uint32_t bits,
+                                                              std::uint32_t ticks_to_wait) {
+  TBAND_OBJECT_EVENT(CurtaskBlockOnEventGroupWait, encode_curtask_block_on_event_group_wait, kTsU32U32U32, group_id,
+                     bits, ticks_to_wait, 0, group_id, bits, ticks_to_wait);
+}
+extern "C" void tband_freertos_hook_block_on_event_group_sync(std::uint32_t group_id, std::uint32_t bits,
+                                                              std::uint32_t ticks_to_wait) {
+  TBAND_OBJECT_EVENT(CurtaskBlockOnEventGroupSync, encode_curtask_block_on_event_group_sync, kTsU32U32U32, group_id,
+                     bits, ticks_to_wait, 0, group_id, bits, ticks_to_wait);
+}
+extern "C" void tband_freertos_hook_event_group_wait_end(std::uint32_t group_id, std::uint32_t value,
+                                                         bool timed_out) {
+  TBAND_OBJECT_EVENT(CurtaskEventGroupWaitEnd, encode_curtask_event_group_wait_end, kTsU32U32U8, group_id, value,
+                     timed_out ? 1u : 0u, 0, group_id, value, timed_out);
+}
+
+#endif  // TBAND_FREERTOS_EVENT_GROUPS_ON
 
 // ---- Task-local markers ------------------------------------------------------------
 

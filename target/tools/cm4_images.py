@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Builds the Cortex-M4 size images and reports their figures.
 
-For each configuration in target/images/cortex_m4/ (snapshot, streaming, and
+For each configuration in target/images/cortex_m4/ (snapshot, streaming,
 freertos: streaming with the FreeRTOS module, its hooks called as the kernel
-would) it
+would, and freertos_objects: the same calling the hooks of task notifications
+and event groups too) it
 compiles the tracer (target/src), the Cortex-M4 port and image_main.c with
 arm-none-eabi-gcc/g++ -mcpu=cortex-m4 -mthumb -Os -fno-exceptions -fno-rtti
 -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su, links
@@ -53,6 +54,12 @@ FREERTOS_HOOKS = ["tband_freertos_hook_" + name for name in [
     "queue_send", "queue_send_from_isr", "queue_receive", "queue_receive_from_isr", "queue_reset",
     "queue_cur_length", "queue_kind"]] + ["tband_freertos_task_" + name for name in [
         "evtmarker_name", "evtmarker", "evtmarker_begin", "evtmarker_end", "valmarker_name", "valmarker"]]
+# Image (d) adds task notifications and event groups; (c) does not call them.
+FREERTOS_OBJECT_HOOKS = ["tband_freertos_hook_" + name for name in [
+    "task_notify", "task_notify_from_isr", "block_on_notify_take", "block_on_notify_wait", "notify_take",
+    "notify_wait", "event_group_created", "event_group_name", "event_group_set_bits", "event_group_clear_bits",
+    "event_group_set_bits_from_isr", "event_group_clear_bits_from_isr", "block_on_event_group_wait",
+    "block_on_event_group_sync", "event_group_wait_end", "event_group_deleted"]]
 API = {
     "snapshot": ["tband_trigger_snapshot", "tband_stop_snapshot", "tband_reset_snapshot",
                  "tband_get_core_snapshot_buf_amnt", "tband_get_core_snapshot_buf"],
@@ -60,6 +67,7 @@ API = {
                   "tband_flush_streaming"],
 }
 API["freertos"] = API["streaming"]
+API["freertos_objects"] = API["streaming"]
 # Issue 3's size target is for the base tracer (snapshot, streaming); the
 # FreeRTOS image is reported, and held to the stack target like every hook.
 SIZE_TARGET_CONFIGS = ["snapshot", "streaming"]
@@ -148,7 +156,9 @@ def measure(config: str, variant: str, folder: Path) -> Image:
         graph.read(ci)
     problems: list[str] = []
     worst_hook = (0, [])
-    for hook in HOOKS + (FREERTOS_HOOKS if config == "freertos" else []):
+    hooks = HOOKS + (FREERTOS_HOOKS if config.startswith("freertos") else []) + \
+        (FREERTOS_OBJECT_HOOKS if config == "freertos_objects" else [])
+    for hook in hooks:
         depth, chain, hook_problems = graph.worst(hook)
         problems += hook_problems
         worst_hook = max(worst_hook, (depth, chain))
@@ -177,6 +187,19 @@ def short_name(demangled: str) -> str:
     return name
 
 
+def object_hook_sizes(folder: Path) -> list[tuple[str, int]]:
+    """Bytes of each task-notification and event-group hook in image (d), and
+    of the body the hooks with more than two fields share (trace_fields)."""
+    sizes = []
+    for line in run(["arm-none-eabi-nm", "-S", "-C", str(folder / "image.elf")]).splitlines():
+        parts = line.split(maxsplit=3)
+        if len(parts) == 4 and parts[2] in "tT":
+            name = short_name(parts[3])
+            if name in FREERTOS_OBJECT_HOOKS or name.endswith("trace_fields"):
+                sizes.append((name, int(parts[1], 16)))
+    return sorted(sizes)
+
+
 def check_disabled(gen_dir: Path, out: Path) -> list[str]:
     """The disabled tracer: the image is the image without calls, and has no tband symbol."""
     with_calls = build("disabled", "calls", [], gen_dir, out)
@@ -199,7 +222,7 @@ def markdown(images: list[Image]) -> str:
             "| --- | --- | --- | --- | --- | --- |"]
     for image in images:
         calls = "every hook once, start, stop" if image.variant == "hooks" else "every API function once"
-        module = f" (FreeRTOS module: {image.module_text})" if image.config == "freertos" else ""
+        module = f" (FreeRTOS module: {image.module_text})" if image.config.startswith("freertos") else ""
         rows.append(f"| {image.config} | {calls} | {image.text} / {image.data} / {image.bss} "
                     f"| {image.tracer_text}{module} / {image.tracer_data} / {image.tracer_bss} "
                     f"| {image.hook_stack} B ({' > '.join(image.hook_stack_chain)}) "
@@ -222,11 +245,14 @@ def main() -> int:
     args.out_dir = args.out_dir.resolve()
 
     images = []
-    for config in ["snapshot", "streaming", "freertos"]:
+    for config in ["snapshot", "streaming", "freertos", "freertos_objects"]:
         for variant, defines in [("hooks", []), ("full_api", ["-DTBAND_IMAGE_FULL_API"])]:
             images.append(measure(config, variant, build(config, variant, defines, args.gen_dir, args.out_dir)))
     table = markdown(images)
     print(table)
+    print("image (d), bytes per task-notification and event-group hook:")
+    for name, size in object_hook_sizes(args.out_dir / "freertos_objects-hooks"):
+        print(f"  {name}: {size}")
     errors = check_disabled(args.gen_dir, args.out_dir)
     for image in images:
         if image.problems:

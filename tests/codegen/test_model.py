@@ -66,6 +66,22 @@ SEED_INDEX = {
     "task_evtmarker_end": (0x7D, False, 16, False),
     "task_valmarker_name": (0x7E, True, 11, True),
     "task_valmarker": (0x7F, False, 26, False),
+    "task_notify": (0x80, False, 23, False),
+    "task_notify_from_isr": (0x81, False, 23, False),
+    "curtask_block_on_notify_take": (0x82, False, 17, False),
+    "curtask_block_on_notify_wait": (0x83, False, 17, False),
+    "curtask_notify_take": (0x84, False, 22, False),
+    "curtask_notify_wait": (0x85, False, 23, False),
+    "event_group_created": (0x88, False, 16, False),
+    "event_group_name": (0x89, True, 6, True),
+    "event_group_set_bits": (0x8A, False, 26, False),
+    "event_group_clear_bits": (0x8B, False, 26, False),
+    "event_group_set_bits_from_isr": (0x8C, False, 21, False),
+    "event_group_clear_bits_from_isr": (0x8D, False, 21, False),
+    "curtask_block_on_event_group_wait": (0x8E, False, 26, False),
+    "curtask_block_on_event_group_sync": (0x8F, False, 26, False),
+    "curtask_event_group_wait_end": (0x90, False, 22, False),
+    "event_group_deleted": (0x91, False, 16, False),
 }
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """FreeRTOS tracing switched off compiles to nothing in the kernel.
 
-Compiles the stand-in kernel's files (tasks.c, queue.c, timers.c; V10 and
+Compiles the stand-in kernel's files (tasks.c, queue.c, timers.c, event_groups.c; V10 and
 V11) three ways: with a FreeRTOSConfig.h that does not include tband.h at all,
 and with one that does, once with tband_configFREERTOS_TRACE_ENABLE 0 and
 once with tband_configENABLE 0. The objects must be the same: the same
@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-SOURCES = ["tasks.c", "queue.c", "timers.c"]
+SOURCES = ["tasks.c", "queue.c", "timers.c", "event_groups.c"]
 # name: (FreeRTOSConfig.h folder, tband_config.h folder or None)
 VARIANTS = {
     "untraced": ("untraced", None),

@@ -1,6 +1,7 @@
 /* A minimal Cortex-M4 image for the size and stack figures in
  * target/RESULTS.md (C11). It starts the backend, calls every tracing hook
- * once (with the FreeRTOS module, its hooks too, as the kernel would) and
+ * once (with the FreeRTOS module, its hooks too, as the kernel would; image
+ * (d) also those of task notifications and event groups) and
  * stops the backend; with TBAND_IMAGE_FULL_API it also calls every
  * other API function of its configuration once. TBAND_IMAGE_NO_CALLS builds
  * the same image without any call, to show that a disabled tracer adds no
@@ -86,6 +87,25 @@ int main(void) {
   tband_freertos_task_evtmarker_end(5);
   tband_freertos_task_valmarker_name(6, "depth");
   tband_freertos_task_valmarker(6, -2);
+#endif
+#if tband_configENABLE == 1 && defined(TBAND_IMAGE_FREERTOS_OBJECTS)
+  /* Image (d): task notifications and event groups. */
+  tband_freertos_hook_task_notify(task, 0, 2, 1);
+  tband_freertos_hook_task_notify_from_isr(task, 0, 1, 5);
+  tband_freertos_hook_block_on_notify_take(0, 50);
+  tband_freertos_hook_block_on_notify_wait(0, 50);
+  tband_freertos_hook_notify_take(0, 1, true);
+  tband_freertos_hook_notify_wait(0, 5, true, 0xFFFFFFFFu);
+  const uint32_t group = tband_freertos_hook_event_group_created();
+  tband_freertos_hook_event_group_name(group, "flags");
+  tband_freertos_hook_event_group_set_bits(group, 0x01, 0);
+  tband_freertos_hook_event_group_clear_bits(group, 0x01, 0x01);
+  tband_freertos_hook_event_group_set_bits_from_isr(group, 0x04);
+  tband_freertos_hook_event_group_clear_bits_from_isr(group, 0x04);
+  tband_freertos_hook_block_on_event_group_wait(group, 0x05, 100);
+  tband_freertos_hook_block_on_event_group_sync(group, 0x30, 100);
+  tband_freertos_hook_event_group_wait_end(group, 0x05, false);
+  tband_freertos_hook_event_group_deleted(group);
 #endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1
   (void)tband_stop_snapshot();

@@ -19,6 +19,12 @@
 #if !(tband_configFREERTOS_QUEUE_TRACE_ENABLE == 0 || tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1)
 #error "tband: tband_configFREERTOS_QUEUE_TRACE_ENABLE must be 0 or 1"
 #endif
+#if !(tband_configFREERTOS_NOTIFY_TRACE_ENABLE == 0 || tband_configFREERTOS_NOTIFY_TRACE_ENABLE == 1)
+#error "tband: tband_configFREERTOS_NOTIFY_TRACE_ENABLE must be 0 or 1"
+#endif
+#if !(tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE == 0 || tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE == 1)
+#error "tband: tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE must be 0 or 1"
+#endif
 #if !(tband_configUSE_METADATA_BUF == 0 || tband_configUSE_METADATA_BUF == 1)
 #error "tband: tband_configUSE_METADATA_BUF must be 0 or 1"
 #endif

@@ -61,6 +61,12 @@
 #ifndef tband_configFREERTOS_QUEUE_TRACE_ENABLE
 #define tband_configFREERTOS_QUEUE_TRACE_ENABLE 1
 #endif
+#ifndef tband_configFREERTOS_NOTIFY_TRACE_ENABLE
+#define tband_configFREERTOS_NOTIFY_TRACE_ENABLE 1
+#endif
+#ifndef tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE
+#define tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE 1
+#endif
 #ifndef tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE
 #define tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE 1
 #endif

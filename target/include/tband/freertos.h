@@ -25,6 +25,9 @@
 #define TBAND_FREERTOS_ON (tband_configENABLE == 1 && tband_configFREERTOS_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_TASKS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_TASK_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_QUEUES_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1)
+/* Task notifications and event groups, each with its own switch. */
+#define TBAND_FREERTOS_NOTIFY_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_NOTIFY_TRACE_ENABLE == 1)
+#define TBAND_FREERTOS_EVENT_GROUPS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE == 1)
 /* Task-local markers belong to the task running on the core; the tracer
  * knows it from the task switches, so they need task tracing. */
 #define TBAND_FREERTOS_MARKERS_ON (TBAND_FREERTOS_TASKS_ON && tband_configMARKER_TRACE_ENABLE == 1)
@@ -36,6 +39,8 @@
 #define TBAND_FRQK_MUTEX 3u
 #define TBAND_FRQK_RECURSIVE_MUTEX 4u
 #define TBAND_FRQK_QUEUE_SET 5u
+/* The schema's FrNotifyAction value of a give (eIncrement). */
+#define TBAND_FRNA_INCREMENT 2u
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,6 +86,33 @@ void tband_freertos_hook_queue_cur_length(uint32_t queue_id, uint32_t length);
 void tband_freertos_hook_queue_kind(uint32_t queue_id, uint32_t kind);
 #endif
 
+#if TBAND_FREERTOS_NOTIFY_ON
+/* action: the kernel's eNotifyAction (the schema's FrNotifyAction values). */
+void tband_freertos_hook_task_notify(uint32_t task_id, uint32_t index, uint32_t action, uint32_t value);
+void tband_freertos_hook_task_notify_from_isr(uint32_t task_id, uint32_t index, uint32_t action, uint32_t value);
+void tband_freertos_hook_block_on_notify_take(uint32_t index, uint32_t ticks_to_wait);
+void tband_freertos_hook_block_on_notify_wait(uint32_t index, uint32_t ticks_to_wait);
+/* value: the count before the take; clear: xClearCountOnExit. */
+void tband_freertos_hook_notify_take(uint32_t index, uint32_t value, bool clear);
+/* value: the value as the caller reads it; received: a notification is
+ * pending; clear_on_exit: the bits cleared when one is. */
+void tband_freertos_hook_notify_wait(uint32_t index, uint32_t value, bool received, uint32_t clear_on_exit);
+#endif
+
+#if TBAND_FREERTOS_EVENT_GROUPS_ON
+uint32_t tband_freertos_hook_event_group_created(void); /* returns the new group's id */
+void tband_freertos_hook_event_group_name(uint32_t group_id, const char* name);
+void tband_freertos_hook_event_group_deleted(uint32_t group_id);
+/* before: the group's bits before the operation (the kernel calls the hooks first). */
+void tband_freertos_hook_event_group_set_bits(uint32_t group_id, uint32_t bits, uint32_t before);
+void tband_freertos_hook_event_group_clear_bits(uint32_t group_id, uint32_t bits, uint32_t before);
+void tband_freertos_hook_event_group_set_bits_from_isr(uint32_t group_id, uint32_t bits);
+void tband_freertos_hook_event_group_clear_bits_from_isr(uint32_t group_id, uint32_t bits);
+void tband_freertos_hook_block_on_event_group_wait(uint32_t group_id, uint32_t bits, uint32_t ticks_to_wait);
+void tband_freertos_hook_block_on_event_group_sync(uint32_t group_id, uint32_t bits, uint32_t ticks_to_wait);
+void tband_freertos_hook_event_group_wait_end(uint32_t group_id, uint32_t value, bool timed_out);
+#endif
+
 /* ---- Task-local markers: like the global markers, but each belongs to the
  * task running when it is used, and shows in that task's process. Name them
  * from the task that uses them. */
@@ -117,7 +149,10 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
  * sent again.
  *
  * tband_freertos_queue_name(queue, name): names a queue, semaphore or mutex
- * without the queue registry (with it, vQueueAddToRegistry names it). */
+ * without the queue registry (with it, vQueueAddToRegistry names it).
+ *
+ * tband_freertos_event_group_name(group, name): names an event group (the
+ * kernel has no registry for them; needs event_groups.h). */
 #if TBAND_FREERTOS_ON
 #define tband_freertos_scheduler_started() \
   do {                                     \
@@ -129,6 +164,12 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
 #else
 #define tband_freertos_scheduler_started() ((void)0)
 #define tband_freertos_queue_name(queue, name) ((void)0)
+#endif
+#if TBAND_FREERTOS_EVENT_GROUPS_ON
+#define tband_freertos_event_group_name(group, name) \
+  tband_freertos_hook_event_group_name((uint32_t)uxEventGroupGetNumber(group), (name))
+#else
+#define tband_freertos_event_group_name(group, name) ((void)0)
 #endif
 
 /* The reference tracer's names for naming semaphores and mutexes: each is a
@@ -340,5 +381,80 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
   } while (0)
 #define traceRETURN_xQueueCreateSetStatic(pxQueue) traceRETURN_xQueueCreateSet(pxQueue)
 #endif /* TBAND_FREERTOS_QUEUES_ON */
+
+/* ---- Task notifications (notification tracing) ----
+ * tasks.c, V10.4 and later (the notification arrays: every macro gets the
+ * index; V10.0-10.3 pass none and keep one value, and are not supported).
+ * Each macro reads what its caller has in scope: xTaskGenericNotify() and
+ * its FromISR twin call traceTASK_NOTIFY[_FROM_ISR] after the action, with
+ * pxTCB the notified task and eAction; vTaskGenericNotifyGiveFromISR() has no
+ * eAction (a give is an increment). The take and wait macros run in the
+ * waiting task, before the value is read and cleared (xClearCountOnExit,
+ * ulBitsToClearOnExit and xTicksToWait are the API functions' parameters).
+ * V11 calls the _BLOCK macros with the scheduler suspended, before the task
+ * goes on the delayed list; V10 in a critical section, right after; both
+ * before the switch. The index parameter is uxIndexToWait on V10,
+ * uxIndexToWaitOn on V11: the macros use their own parameter only. */
+#if TBAND_FREERTOS_NOTIFY_ON
+#define traceTASK_NOTIFY(uxIndexToNotify)                                                               \
+  tband_freertos_hook_task_notify((uint32_t)pxTCB->uxTaskNumber, (uint32_t)(uxIndexToNotify), (uint32_t)eAction, \
+                                  (uint32_t)pxTCB->ulNotifiedValue[(uxIndexToNotify)])
+#define traceTASK_NOTIFY_FROM_ISR(uxIndexToNotify)                                        \
+  tband_freertos_hook_task_notify_from_isr((uint32_t)pxTCB->uxTaskNumber, (uint32_t)(uxIndexToNotify), \
+                                           (uint32_t)eAction, (uint32_t)pxTCB->ulNotifiedValue[(uxIndexToNotify)])
+#define traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify)                                   \
+  tband_freertos_hook_task_notify_from_isr((uint32_t)pxTCB->uxTaskNumber, (uint32_t)(uxIndexToNotify), \
+                                           TBAND_FRNA_INCREMENT, (uint32_t)pxTCB->ulNotifiedValue[(uxIndexToNotify)])
+#define traceTASK_NOTIFY_TAKE_BLOCK(uxIndexToWait) \
+  tband_freertos_hook_block_on_notify_take((uint32_t)(uxIndexToWait), (uint32_t)xTicksToWait)
+#define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait) \
+  tband_freertos_hook_block_on_notify_wait((uint32_t)(uxIndexToWait), (uint32_t)xTicksToWait)
+#define traceTASK_NOTIFY_TAKE(uxIndexToWait)                                                                \
+  tband_freertos_hook_notify_take((uint32_t)(uxIndexToWait), (uint32_t)pxCurrentTCB->ulNotifiedValue[(uxIndexToWait)], \
+                                  xClearCountOnExit != pdFALSE)
+#define traceTASK_NOTIFY_WAIT(uxIndexToWait)                                                                \
+  tband_freertos_hook_notify_wait((uint32_t)(uxIndexToWait), (uint32_t)pxCurrentTCB->ulNotifiedValue[(uxIndexToWait)], \
+                                  pxCurrentTCB->ucNotifyState[(uxIndexToWait)] == taskNOTIFICATION_RECEIVED,             \
+                                  (uint32_t)ulBitsToClearOnExit)
+#endif /* TBAND_FREERTOS_NOTIFY_ON */
+
+/* ---- Event groups (event group tracing) ----
+ * event_groups.c, V10 and V11 alike. The group's id lives in its
+ * uxEventGroupNumber (configUSE_TRACE_FACILITY). The set and clear macros
+ * come before the bits change; the blocking ones after the task went on the
+ * group's list (xTicksToWait is the API function's parameter); the _END
+ * ones when the call returns (uxReturn is what it returns). Event bits are
+ * sent as 32 bits (a 64-bit TickType_t's upper event bits are cut). The
+ * FromISR macros only pend the change to the timer task, which then calls
+ * traceEVENT_GROUP_SET_BITS / _CLEAR_BITS. */
+#if TBAND_FREERTOS_EVENT_GROUPS_ON
+#define traceEVENT_GROUP_CREATE(xEventGroup) \
+  (xEventGroup)->uxEventGroupNumber = (UBaseType_t)tband_freertos_hook_event_group_created()
+#define traceEVENT_GROUP_DELETE(xEventGroup) \
+  tband_freertos_hook_event_group_deleted((uint32_t)(xEventGroup)->uxEventGroupNumber)
+#define traceEVENT_GROUP_SET_BITS(xEventGroup, uxBitsToSet)                                                   \
+  tband_freertos_hook_event_group_set_bits((uint32_t)(xEventGroup)->uxEventGroupNumber, (uint32_t)(uxBitsToSet), \
+                                           (uint32_t)(xEventGroup)->uxEventBits)
+#define traceEVENT_GROUP_CLEAR_BITS(xEventGroup, uxBitsToClear)                                                   \
+  tband_freertos_hook_event_group_clear_bits((uint32_t)(xEventGroup)->uxEventGroupNumber, (uint32_t)(uxBitsToClear), \
+                                             (uint32_t)(xEventGroup)->uxEventBits)
+#define traceEVENT_GROUP_SET_BITS_FROM_ISR(xEventGroup, uxBitsToSet) \
+  tband_freertos_hook_event_group_set_bits_from_isr((uint32_t)(xEventGroup)->uxEventGroupNumber, (uint32_t)(uxBitsToSet))
+#define traceEVENT_GROUP_CLEAR_BITS_FROM_ISR(xEventGroup, uxBitsToClear)                           \
+  tband_freertos_hook_event_group_clear_bits_from_isr((uint32_t)(xEventGroup)->uxEventGroupNumber, \
+                                                      (uint32_t)(uxBitsToClear))
+#define traceEVENT_GROUP_WAIT_BITS_BLOCK(xEventGroup, uxBitsToWaitFor)                                          \
+  tband_freertos_hook_block_on_event_group_wait((uint32_t)(xEventGroup)->uxEventGroupNumber, (uint32_t)(uxBitsToWaitFor), \
+                                                (uint32_t)xTicksToWait)
+#define traceEVENT_GROUP_SYNC_BLOCK(xEventGroup, uxBitsToSet, uxBitsToWaitFor)                                  \
+  tband_freertos_hook_block_on_event_group_sync((uint32_t)(xEventGroup)->uxEventGroupNumber, (uint32_t)(uxBitsToWaitFor), \
+                                                (uint32_t)xTicksToWait)
+#define traceEVENT_GROUP_WAIT_BITS_END(xEventGroup, uxBitsToWaitFor, xTimeoutOccurred)                        \
+  tband_freertos_hook_event_group_wait_end((uint32_t)(xEventGroup)->uxEventGroupNumber, (uint32_t)uxReturn, \
+                                           (xTimeoutOccurred) != pdFALSE)
+#define traceEVENT_GROUP_SYNC_END(xEventGroup, uxBitsToSet, uxBitsToWaitFor, xTimeoutOccurred)                \
+  tband_freertos_hook_event_group_wait_end((uint32_t)(xEventGroup)->uxEventGroupNumber, (uint32_t)uxReturn, \
+                                           (xTimeoutOccurred) != pdFALSE)
+#endif /* TBAND_FREERTOS_EVENT_GROUPS_ON */
 
 #endif /* kernel trace macros */

@@ -121,6 +121,12 @@ BaseType_t xPortGetCoreID(void);
 #ifndef INCLUDE_xTaskGetIdleTaskHandle
 #define INCLUDE_xTaskGetIdleTaskHandle 0
 #endif
+#ifndef configUSE_TASK_NOTIFICATIONS
+#define configUSE_TASK_NOTIFICATIONS 1
+#endif
+#ifndef configTASK_NOTIFICATION_ARRAY_ENTRIES
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 1
+#endif
 
 /* ---- The trace macros: empty unless defined before this point ---- */
 #ifndef traceSTART
@@ -285,6 +291,62 @@ BaseType_t xPortGetCoreID(void);
 #endif
 #ifndef traceQUEUE_REGISTRY_ADD
 #define traceQUEUE_REGISTRY_ADD(xQueue, pcQueueName)
+#endif
+/* Task notifications (V10.4 and later pass the index). */
+#ifndef traceTASK_NOTIFY_TAKE_BLOCK
+#define traceTASK_NOTIFY_TAKE_BLOCK(uxIndexToWait)
+#endif
+#ifndef traceTASK_NOTIFY_TAKE
+#define traceTASK_NOTIFY_TAKE(uxIndexToWait)
+#endif
+#ifndef traceTASK_NOTIFY_WAIT_BLOCK
+#define traceTASK_NOTIFY_WAIT_BLOCK(uxIndexToWait)
+#endif
+#ifndef traceTASK_NOTIFY_WAIT
+#define traceTASK_NOTIFY_WAIT(uxIndexToWait)
+#endif
+#ifndef traceTASK_NOTIFY
+#define traceTASK_NOTIFY(uxIndexToNotify)
+#endif
+#ifndef traceTASK_NOTIFY_FROM_ISR
+#define traceTASK_NOTIFY_FROM_ISR(uxIndexToNotify)
+#endif
+#ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
+#define traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify)
+#endif
+/* Event groups. */
+#ifndef traceEVENT_GROUP_CREATE
+#define traceEVENT_GROUP_CREATE(xEventGroup)
+#endif
+#ifndef traceEVENT_GROUP_CREATE_FAILED
+#define traceEVENT_GROUP_CREATE_FAILED()
+#endif
+#ifndef traceEVENT_GROUP_SYNC_BLOCK
+#define traceEVENT_GROUP_SYNC_BLOCK(xEventGroup, uxBitsToSet, uxBitsToWaitFor)
+#endif
+#ifndef traceEVENT_GROUP_SYNC_END
+#define traceEVENT_GROUP_SYNC_END(xEventGroup, uxBitsToSet, uxBitsToWaitFor, xTimeoutOccurred) (void)(xTimeoutOccurred)
+#endif
+#ifndef traceEVENT_GROUP_WAIT_BITS_BLOCK
+#define traceEVENT_GROUP_WAIT_BITS_BLOCK(xEventGroup, uxBitsToWaitFor)
+#endif
+#ifndef traceEVENT_GROUP_WAIT_BITS_END
+#define traceEVENT_GROUP_WAIT_BITS_END(xEventGroup, uxBitsToWaitFor, xTimeoutOccurred) (void)(xTimeoutOccurred)
+#endif
+#ifndef traceEVENT_GROUP_CLEAR_BITS
+#define traceEVENT_GROUP_CLEAR_BITS(xEventGroup, uxBitsToClear)
+#endif
+#ifndef traceEVENT_GROUP_CLEAR_BITS_FROM_ISR
+#define traceEVENT_GROUP_CLEAR_BITS_FROM_ISR(xEventGroup, uxBitsToClear)
+#endif
+#ifndef traceEVENT_GROUP_SET_BITS
+#define traceEVENT_GROUP_SET_BITS(xEventGroup, uxBitsToSet)
+#endif
+#ifndef traceEVENT_GROUP_SET_BITS_FROM_ISR
+#define traceEVENT_GROUP_SET_BITS_FROM_ISR(xEventGroup, uxBitsToSet)
+#endif
+#ifndef traceEVENT_GROUP_DELETE
+#define traceEVENT_GROUP_DELETE(xEventGroup)
 #endif
 
 #if STANDIN_KERNEL_VERSION >= 11

@@ -55,6 +55,36 @@ TaskHandle_t xTaskGetIdleTaskHandleForCore(BaseType_t xCoreID);
 UBaseType_t uxTaskGetTaskNumber(TaskHandle_t xTask);
 void vTaskSetTaskNumber(TaskHandle_t xTask, const UBaseType_t uxHandle);
 
+#if configUSE_TASK_NOTIFICATIONS == 1
+typedef enum { eNoAction = 0, eSetBits, eIncrement, eSetValueWithOverwrite, eSetValueWithoutOverwrite } eNotifyAction;
+/* Stand-in only: ulTaskNotifyTake() would have blocked (see errSTANDIN_BLOCKED). */
+#define standinNOTIFY_BLOCKED ((uint32_t)0xDEADBEEFUL)
+BaseType_t xTaskGenericNotify(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify, uint32_t ulValue,
+                              eNotifyAction eAction, uint32_t* pulPreviousNotificationValue);
+BaseType_t xTaskGenericNotifyFromISR(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify, uint32_t ulValue,
+                                     eNotifyAction eAction, uint32_t* pulPreviousNotificationValue,
+                                     BaseType_t* pxHigherPriorityTaskWoken);
+void vTaskGenericNotifyGiveFromISR(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify,
+                                   BaseType_t* pxHigherPriorityTaskWoken);
+BaseType_t xTaskGenericNotifyWait(UBaseType_t uxIndexToWait, uint32_t ulBitsToClearOnEntry,
+                                  uint32_t ulBitsToClearOnExit, uint32_t* pulNotificationValue,
+                                  TickType_t xTicksToWait);
+uint32_t ulTaskGenericNotifyTake(UBaseType_t uxIndexToWait, BaseType_t xClearCountOnExit, TickType_t xTicksToWait);
+#define xTaskNotify(xTaskToNotify, ulValue, eAction) xTaskGenericNotify((xTaskToNotify), 0, (ulValue), (eAction), NULL)
+#define xTaskNotifyIndexed(xTaskToNotify, uxIndexToNotify, ulValue, eAction) \
+  xTaskGenericNotify((xTaskToNotify), (uxIndexToNotify), (ulValue), (eAction), NULL)
+#define xTaskNotifyGive(xTaskToNotify) xTaskGenericNotify((xTaskToNotify), 0, 0, eIncrement, NULL)
+#define xTaskNotifyFromISR(xTaskToNotify, ulValue, eAction, pxHigherPriorityTaskWoken) \
+  xTaskGenericNotifyFromISR((xTaskToNotify), 0, (ulValue), (eAction), NULL, (pxHigherPriorityTaskWoken))
+#define vTaskNotifyGiveFromISR(xTaskToNotify, pxHigherPriorityTaskWoken) \
+  vTaskGenericNotifyGiveFromISR((xTaskToNotify), 0, (pxHigherPriorityTaskWoken))
+#define xTaskNotifyWait(ulBitsToClearOnEntry, ulBitsToClearOnExit, pulNotificationValue, xTicksToWait) \
+  xTaskGenericNotifyWait(0, (ulBitsToClearOnEntry), (ulBitsToClearOnExit), (pulNotificationValue), (xTicksToWait))
+#define ulTaskNotifyTake(xClearCountOnExit, xTicksToWait) ulTaskGenericNotifyTake(0, (xClearCountOnExit), (xTicksToWait))
+#define ulTaskNotifyTakeIndexed(uxIndexToWaitOn, xClearCountOnExit, xTicksToWait) \
+  ulTaskGenericNotifyTake((uxIndexToWaitOn), (xClearCountOnExit), (xTicksToWait))
+#endif
+
 /* Kernel-internal (used by queue.c and timers.c). */
 BaseType_t xTaskIncrementTick(void);
 #if configNUMBER_OF_CORES == 1
@@ -70,6 +100,17 @@ BaseType_t xTaskPriorityInherit(TaskHandle_t const pxMutexHolder);
 BaseType_t xTaskPriorityDisinherit(TaskHandle_t const pxMutexHolder);
 TaskHandle_t pvTaskIncrementMutexHeldCount(void);
 void vTaskMissedYield(void);
+/* event_groups.c: the bit in an event list item's value the kernel keeps for itself. */
+#define taskEVENT_LIST_ITEM_VALUE_IN_USE ((TickType_t)0x80000000UL)
+void vTaskPlaceOnUnorderedEventList(List_t* pxEventList, const TickType_t xItemValue, const TickType_t xTicksToWait);
+/* Stand-in: the waiter itself stands for its event list item. */
+void vTaskRemoveFromUnorderedEventList(TaskHandle_t xWaiter, const TickType_t xItemValue);
+TickType_t uxTaskResetEventItemValue(void);
+TickType_t standin_event_item_value(TaskHandle_t xTask); /* listGET_LIST_ITEM_VALUE */
+/* Stand-in: a call that blocked marks the running task; the call made again
+ * once the task runs asks whether it resumes one (and clears the mark). */
+void standin_call_blocked(void);
+BaseType_t standin_call_resumes(void);
 
 /* ---- Stand-in scenario controls: what the hardware and the port would do ---- */
 /* The core the calling code runs on from now on (interrupts and tasks alike). */

@@ -41,11 +41,18 @@ typedef struct tskTaskControlBlock {
   UBaseType_t uxBasePriority;
   UBaseType_t uxMutexesHeld;
 #endif
+#if configUSE_TASK_NOTIFICATIONS == 1
+  volatile uint32_t ulNotifiedValue[configTASK_NOTIFICATION_ARRAY_ENTRIES];
+  volatile uint8_t ucNotifyState[configTASK_NOTIFICATION_ARRAY_ENTRIES];
+  BaseType_t xStandinNotifyBlocked; /* stand-in: a notify call blocked, its next call goes on after the wait */
+#endif
   /* Stand-in: which list the task is on, its wake-up tick when delayed, and
    * the event list it waits on. */
   List_t* pxStateList;
   TickType_t xWakeTick;
   List_t* pxEventList;
+  TickType_t xEventItemValue;      /* the real xEventListItem's value (event groups keep their bits there) */
+  BaseType_t xStandinCallBlocked;  /* stand-in: an event group call blocked, its next call goes on after the wait */
 } tskTCB;
 typedef tskTCB TCB_t;
 
@@ -234,6 +241,13 @@ BaseType_t xTaskCreate(TaskFunction_t pxTaskCode, const char* const pcName, cons
   pxNewTCB->pxStateList = NULL;
   pxNewTCB->pxEventList = NULL;
   pxNewTCB->xWakeTick = 0;
+  pxNewTCB->xEventItemValue = 0;
+  pxNewTCB->xStandinCallBlocked = pdFALSE;
+#if configUSE_TASK_NOTIFICATIONS == 1
+  (void)memset((void*)pxNewTCB->ulNotifiedValue, 0x00, sizeof(pxNewTCB->ulNotifiedValue));
+  (void)memset((void*)pxNewTCB->ucNotifyState, 0x00, sizeof(pxNewTCB->ucNotifyState));
+  pxNewTCB->xStandinNotifyBlocked = pdFALSE;
+#endif
   if (pxCreatedTask != NULL) {
     *pxCreatedTask = (TaskHandle_t)pxNewTCB;
   }
@@ -640,6 +654,41 @@ BaseType_t xTaskRemoveFromEventList(List_t* const pxEventList) {
   return xReturn;
 }
 
+/* Event groups: the waiter keeps what it waits for in its event list item's
+ * value; the setter wakes it by handing it the group's bits there. */
+void vTaskPlaceOnUnorderedEventList(List_t* pxEventList, const TickType_t xItemValue, const TickType_t xTicksToWait) {
+  ((TCB_t*)pxCurrentTCB)->xEventItemValue = xItemValue | taskEVENT_LIST_ITEM_VALUE_IN_USE;
+  vTaskPlaceOnEventList(pxEventList, xTicksToWait);
+}
+
+void vTaskRemoveFromUnorderedEventList(TaskHandle_t xWaiter, const TickType_t xItemValue) {
+  TCB_t* const pxTCB = xWaiter;
+  pxTCB->xEventItemValue = xItemValue | taskEVENT_LIST_ITEM_VALUE_IN_USE;
+  prvRemoveFromEventList(pxTCB);
+  prvAddTaskToReadyList(pxTCB); /* the scheduler is suspended: the switch waits for it */
+  if (pxTCB->uxPriority > pxCurrentTCB->uxPriority) {
+    xYieldPendings[portGET_CORE_ID()] = pdTRUE;
+  }
+}
+
+TickType_t uxTaskResetEventItemValue(void) {
+  TCB_t* const pxTCB = (TCB_t*)pxCurrentTCB;
+  const TickType_t uxReturn = pxTCB->xEventItemValue;
+  pxTCB->xEventItemValue = (TickType_t)configMAX_PRIORITIES - (TickType_t)pxTCB->uxPriority;
+  return uxReturn;
+}
+
+TickType_t standin_event_item_value(TaskHandle_t xTask) { return ((const TCB_t*)xTask)->xEventItemValue; }
+
+void standin_call_blocked(void) { ((TCB_t*)pxCurrentTCB)->xStandinCallBlocked = pdTRUE; }
+
+BaseType_t standin_call_resumes(void) {
+  TCB_t* const pxTCB = (TCB_t*)pxCurrentTCB;
+  const BaseType_t xResumes = pxTCB->xStandinCallBlocked;
+  pxTCB->xStandinCallBlocked = pdFALSE;
+  return xResumes;
+}
+
 TaskHandle_t pvTaskIncrementMutexHeldCount(void) {
   TCB_t* pxTCB = (TCB_t*)pxCurrentTCB;
   if (pxTCB != NULL) {
@@ -682,6 +731,222 @@ BaseType_t xTaskPriorityDisinherit(TaskHandle_t const pxMutexHolder) {
 }
 
 void vTaskMissedYield(void) { xYieldPendings[portGET_CORE_ID()] = pdTRUE; }
+
+/* ---- Task notifications ------------------------------------------------------------------
+ * As the real ones (V10.4 and later: arrays of notifications). The waiting
+ * calls block as V10 does (the _BLOCK macro in a critical section, after
+ * the task went on the delayed list) or as V11 does (scheduler suspended,
+ * the macro before that); a blocked call returns
+ * standinNOTIFY_BLOCKED and the scenario calls it again once the task runs:
+ * that call goes on where the real one would after its yield. */
+
+#if configUSE_TASK_NOTIFICATIONS == 1
+
+#define taskNOT_WAITING_NOTIFICATION ((uint8_t)0)
+#define taskWAITING_NOTIFICATION ((uint8_t)1)
+#define taskNOTIFICATION_RECEIVED ((uint8_t)2)
+
+/* The first half of a wait: whether the task blocked. bPending: a
+ * notification is already there (take: a non-zero count). */
+#if STANDIN_KERNEL_VERSION == 10
+#define standinNOTIFY_WAIT_FIRST_HALF(bPending, onEntry, traceBLOCK)  \
+  do {                                                                \
+    taskENTER_CRITICAL();                                             \
+    if (!(bPending)) {                                                \
+      onEntry;                                                        \
+      pxCurrentTCB->ucNotifyState[uxIndexToWait] = taskWAITING_NOTIFICATION; \
+      if (xTicksToWait > (TickType_t)0) {                             \
+        prvAddCurrentTaskToDelayedList(xTicksToWait, pdTRUE);         \
+        traceBLOCK(uxIndexToWait);                                    \
+        pxSelf->xStandinNotifyBlocked = pdTRUE;                       \
+        portYIELD_WITHIN_API();                                       \
+      }                                                               \
+    }                                                                 \
+    taskEXIT_CRITICAL();                                              \
+  } while (0)
+#else
+#define standinNOTIFY_WAIT_FIRST_HALF(bPending, onEntry, traceBLOCK)  \
+  do {                                                                \
+    if (!(bPending) && xTicksToWait > (TickType_t)0) {                \
+      BaseType_t xShouldBlock = pdFALSE;                              \
+      vTaskSuspendAll();                                              \
+      taskENTER_CRITICAL();                                           \
+      if (!(bPending)) {                                              \
+        onEntry;                                                      \
+        pxCurrentTCB->ucNotifyState[uxIndexToWait] = taskWAITING_NOTIFICATION; \
+        xShouldBlock = pdTRUE;                                        \
+      }                                                               \
+      taskEXIT_CRITICAL();                                            \
+      if (xShouldBlock == pdTRUE) {                                   \
+        traceBLOCK(uxIndexToWait);                                    \
+        prvAddCurrentTaskToDelayedList(xTicksToWait, pdTRUE);         \
+        pxSelf->xStandinNotifyBlocked = pdTRUE;                       \
+      }                                                               \
+      if (xTaskResumeAll() == pdFALSE && xShouldBlock == pdTRUE) {    \
+        portYIELD_WITHIN_API();                                       \
+      }                                                               \
+    }                                                                 \
+  } while (0)
+#endif
+
+uint32_t ulTaskGenericNotifyTake(UBaseType_t uxIndexToWait, BaseType_t xClearCountOnExit, TickType_t xTicksToWait) {
+  TCB_t* const pxSelf = (TCB_t*)pxCurrentTCB;
+  uint32_t ulReturn;
+  if (pxSelf->xStandinNotifyBlocked == pdFALSE) {
+    standinNOTIFY_WAIT_FIRST_HALF(pxCurrentTCB->ulNotifiedValue[uxIndexToWait] != 0UL, (void)0,
+                                  traceTASK_NOTIFY_TAKE_BLOCK);
+    if (pxSelf->xStandinNotifyBlocked != pdFALSE) {
+      return standinNOTIFY_BLOCKED;
+    }
+  }
+  pxSelf->xStandinNotifyBlocked = pdFALSE;
+  taskENTER_CRITICAL();
+  {
+    traceTASK_NOTIFY_TAKE(uxIndexToWait);
+    ulReturn = pxCurrentTCB->ulNotifiedValue[uxIndexToWait];
+    if (ulReturn != 0UL) {
+      pxCurrentTCB->ulNotifiedValue[uxIndexToWait] = (xClearCountOnExit != pdFALSE) ? 0UL : ulReturn - (uint32_t)1;
+    }
+    pxCurrentTCB->ucNotifyState[uxIndexToWait] = taskNOT_WAITING_NOTIFICATION;
+  }
+  taskEXIT_CRITICAL();
+  return ulReturn;
+}
+
+BaseType_t xTaskGenericNotifyWait(UBaseType_t uxIndexToWait, uint32_t ulBitsToClearOnEntry,
+                                  uint32_t ulBitsToClearOnExit, uint32_t* pulNotificationValue,
+                                  TickType_t xTicksToWait) {
+  TCB_t* const pxSelf = (TCB_t*)pxCurrentTCB;
+  BaseType_t xReturn;
+  if (pxSelf->xStandinNotifyBlocked == pdFALSE) {
+    standinNOTIFY_WAIT_FIRST_HALF(pxCurrentTCB->ucNotifyState[uxIndexToWait] == taskNOTIFICATION_RECEIVED,
+                                  pxCurrentTCB->ulNotifiedValue[uxIndexToWait] &= ~ulBitsToClearOnEntry,
+                                  traceTASK_NOTIFY_WAIT_BLOCK);
+    if (pxSelf->xStandinNotifyBlocked != pdFALSE) {
+      return errSTANDIN_BLOCKED;
+    }
+  }
+  pxSelf->xStandinNotifyBlocked = pdFALSE;
+  taskENTER_CRITICAL();
+  {
+    traceTASK_NOTIFY_WAIT(uxIndexToWait);
+    if (pulNotificationValue != NULL) {
+      *pulNotificationValue = pxCurrentTCB->ulNotifiedValue[uxIndexToWait];
+    }
+    if (pxCurrentTCB->ucNotifyState[uxIndexToWait] != taskNOTIFICATION_RECEIVED) {
+      xReturn = pdFALSE;
+    } else {
+      pxCurrentTCB->ulNotifiedValue[uxIndexToWait] &= ~ulBitsToClearOnExit;
+      xReturn = pdTRUE;
+    }
+    pxCurrentTCB->ucNotifyState[uxIndexToWait] = taskNOT_WAITING_NOTIFICATION;
+  }
+  taskEXIT_CRITICAL();
+  return xReturn;
+}
+
+/* The action on the value; whether it could be done. */
+static BaseType_t prvNotifyAction(TCB_t* pxTCB, UBaseType_t uxIndexToNotify, uint32_t ulValue, eNotifyAction eAction,
+                                  uint8_t ucOriginalNotifyState) {
+  switch (eAction) {
+    case eSetBits:
+      pxTCB->ulNotifiedValue[uxIndexToNotify] |= ulValue;
+      break;
+    case eIncrement:
+      (pxTCB->ulNotifiedValue[uxIndexToNotify])++;
+      break;
+    case eSetValueWithOverwrite:
+      pxTCB->ulNotifiedValue[uxIndexToNotify] = ulValue;
+      break;
+    case eSetValueWithoutOverwrite:
+      if (ucOriginalNotifyState == taskNOTIFICATION_RECEIVED) {
+        return pdFAIL;
+      }
+      pxTCB->ulNotifiedValue[uxIndexToNotify] = ulValue;
+      break;
+    case eNoAction:
+    default:
+      break;
+  }
+  return pdPASS;
+}
+
+BaseType_t xTaskGenericNotify(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify, uint32_t ulValue,
+                              eNotifyAction eAction, uint32_t* pulPreviousNotificationValue) {
+  TCB_t* pxTCB = xTaskToNotify;
+  BaseType_t xReturn;
+  uint8_t ucOriginalNotifyState;
+  taskENTER_CRITICAL();
+  {
+    if (pulPreviousNotificationValue != NULL) {
+      *pulPreviousNotificationValue = pxTCB->ulNotifiedValue[uxIndexToNotify];
+    }
+    ucOriginalNotifyState = pxTCB->ucNotifyState[uxIndexToNotify];
+    pxTCB->ucNotifyState[uxIndexToNotify] = taskNOTIFICATION_RECEIVED;
+    xReturn = prvNotifyAction(pxTCB, uxIndexToNotify, ulValue, eAction, ucOriginalNotifyState);
+    traceTASK_NOTIFY(uxIndexToNotify);
+    if (ucOriginalNotifyState == taskWAITING_NOTIFICATION) {
+      prvAddTaskToReadyList(pxTCB);
+#if configNUMBER_OF_CORES == 1
+      if (pxTCB->uxPriority > pxCurrentTCB->uxPriority) {
+        taskYIELD_IF_USING_PREEMPTION();
+      }
+#else
+      prvYieldForTask(pxTCB);
+#endif
+    }
+  }
+  taskEXIT_CRITICAL();
+  return xReturn;
+}
+
+BaseType_t xTaskGenericNotifyFromISR(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify, uint32_t ulValue,
+                                     eNotifyAction eAction, uint32_t* pulPreviousNotificationValue,
+                                     BaseType_t* pxHigherPriorityTaskWoken) {
+  TCB_t* pxTCB = xTaskToNotify;
+  BaseType_t xReturn;
+  uint8_t ucOriginalNotifyState;
+  const UBaseType_t uxSavedInterruptStatus = portSET_INTERRUPT_MASK_FROM_ISR();
+  {
+    if (pulPreviousNotificationValue != NULL) {
+      *pulPreviousNotificationValue = pxTCB->ulNotifiedValue[uxIndexToNotify];
+    }
+    ucOriginalNotifyState = pxTCB->ucNotifyState[uxIndexToNotify];
+    pxTCB->ucNotifyState[uxIndexToNotify] = taskNOTIFICATION_RECEIVED;
+    xReturn = prvNotifyAction(pxTCB, uxIndexToNotify, ulValue, eAction, ucOriginalNotifyState);
+    traceTASK_NOTIFY_FROM_ISR(uxIndexToNotify);
+    if (ucOriginalNotifyState == taskWAITING_NOTIFICATION && prvReadyWokenTask(pxTCB) != pdFALSE) {
+      if (pxHigherPriorityTaskWoken != NULL) {
+        *pxHigherPriorityTaskWoken = pdTRUE;
+      }
+      xYieldPendings[portGET_CORE_ID()] = pdTRUE;
+    }
+  }
+  portCLEAR_INTERRUPT_MASK_FROM_ISR(uxSavedInterruptStatus);
+  return xReturn;
+}
+
+void vTaskGenericNotifyGiveFromISR(TaskHandle_t xTaskToNotify, UBaseType_t uxIndexToNotify,
+                                   BaseType_t* pxHigherPriorityTaskWoken) {
+  TCB_t* pxTCB = xTaskToNotify;
+  uint8_t ucOriginalNotifyState;
+  const UBaseType_t uxSavedInterruptStatus = portSET_INTERRUPT_MASK_FROM_ISR();
+  {
+    ucOriginalNotifyState = pxTCB->ucNotifyState[uxIndexToNotify];
+    pxTCB->ucNotifyState[uxIndexToNotify] = taskNOTIFICATION_RECEIVED;
+    (pxTCB->ulNotifiedValue[uxIndexToNotify])++;
+    traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify);
+    if (ucOriginalNotifyState == taskWAITING_NOTIFICATION && prvReadyWokenTask(pxTCB) != pdFALSE) {
+      if (pxHigherPriorityTaskWoken != NULL) {
+        *pxHigherPriorityTaskWoken = pdTRUE;
+      }
+      xYieldPendings[portGET_CORE_ID()] = pdTRUE;
+    }
+  }
+  portCLEAR_INTERRUPT_MASK_FROM_ISR(uxSavedInterruptStatus);
+}
+
+#endif /* configUSE_TASK_NOTIFICATIONS */
 
 /* ---- Queries ----------------------------------------------------------------------------- */
 

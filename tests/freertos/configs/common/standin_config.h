@@ -21,3 +21,5 @@
 #define INCLUDE_vTaskDelete 1
 #define INCLUDE_xTaskDelayUntil 1
 #define INCLUDE_xTaskGetIdleTaskHandle 1
+#define configUSE_TASK_NOTIFICATIONS 1
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 2

@@ -42,6 +42,8 @@
 #define INCLUDE_xTaskGetIdleTaskHandle 1
 #define INCLUDE_xTaskGetCurrentTaskHandle 1
 #define INCLUDE_xTaskResumeFromISR 1
+#define INCLUDE_xTimerPendFunctionCall 1 /* xEventGroupSetBitsFromISR() */
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 2
 
 /* A failed kernel assertion ends the test with the place it failed. */
 void real_kernel_assert_failed(const char* file, int line);
