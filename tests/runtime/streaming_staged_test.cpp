@@ -44,6 +44,8 @@ TEST_F(StagedStreaming, StreamsTheBytesOfTheFrameByFrameStream) {
   ASSERT_EQ(tband_start_streaming(), 0);
 
   std::vector<std::uint8_t> expected;
+  // Start sends the resolution ahead of every core's metadata (issue 16).
+  append(expected, frame_of([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); }));
   append(expected, frame_of([](std::uint8_t* b) { return enc::encode_core_id(b, 0, 0); }));
   append(expected, frame_of([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); }));
   append(expected, frame_of([](std::uint8_t* b) { return enc::encode_isr_name(b, 3, "timer"); }));
@@ -96,13 +98,13 @@ TEST_F(StagedStreaming, StreamsTheBytesOfTheFrameByFrameStream) {
 TEST_F(StagedStreaming, FramesWaitUntilFlushedOrStopped) {
   ASSERT_EQ(tband_start_streaming(), 0);
   const auto start = capture.bytes(0);
-  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"core_id ts=0 core_id=0"})) << "start flushes";
+  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"ts_resolution_ns ns_per_ts=1", "core_id ts=0 core_id=0"})) << "start flushes";
   tband_host_set_time(10);
   tband_isr_enter(1);
   EXPECT_EQ(capture.bytes(0), start) << "staged, not streamed yet";
   EXPECT_EQ(tband_flush_streaming(), 0);
-  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"core_id ts=0 core_id=0", "dropped_evt_cnt ts=10 cnt=0",
-                                                         "isr_enter ts=10 isr_id=1"}));
+  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"ts_resolution_ns ns_per_ts=1", "core_id ts=0 core_id=0",
+                                                         "dropped_evt_cnt ts=10 cnt=0", "isr_enter ts=10 isr_id=1"}));
   const std::size_t calls = capture.calls(0);
   EXPECT_EQ(tband_flush_streaming(), 0);
   EXPECT_EQ(capture.calls(0), calls) << "nothing staged: the hook is not called";
@@ -126,7 +128,8 @@ TEST_F(StagedStreaming, BatchesNeverExceedTheBuffer) {
   ASSERT_EQ(tband_stop_streaming(), 0);
   const std::size_t bytes = capture.bytes(0).size();
   EXPECT_GE(capture.calls(0) * kStaging, bytes);
-  EXPECT_EQ(tband::test::decode_stream(capture.bytes(0)).size(), 1u + 200u + 4u) << "core_id, events, counters";
+  EXPECT_EQ(tband::test::decode_stream(capture.bytes(0)).size(), 2u + 200u + 4u)
+      << "ts_resolution_ns, core_id, events, counters";
 }
 
 // Every hook call is in the trace or counted, also when whole batches are lost.
@@ -172,8 +175,8 @@ TEST_F(StagedStreaming, FlushReportsADroppedBatch) {
   EXPECT_EQ(tband_get_dropped_evt_cnt(), 2u) << "both hook calls; the counter sent with them is no hook call";
   tband_isr_enter(2);
   ASSERT_EQ(tband_stop_streaming(), 0);
-  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"core_id ts=0 core_id=0", "dropped_evt_cnt ts=0 cnt=2",
-                                                         "isr_enter ts=0 isr_id=2"}));
+  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"ts_resolution_ns ns_per_ts=1", "core_id ts=0 core_id=0",
+                                                         "dropped_evt_cnt ts=0 cnt=2", "isr_enter ts=0 isr_id=2"}));
 }
 
 // Start flushes the staged core_id before it streams the metadata buffer, and
@@ -189,8 +192,8 @@ TEST_F(StagedStreaming, StartFailsWithoutCountingWhenAStagedCoreIdIsDropped) {
   capture.set_drop_policy(nullptr);
   capture.clear();
   ASSERT_EQ(tband_start_streaming(), 0);
-  EXPECT_EQ(capture.calls(0), 3u) << "core_id, metadata buffer, core_id";
-  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"core_id ts=0 core_id=0",
+  EXPECT_EQ(capture.calls(0), 3u) << "ts_resolution_ns and core_id, metadata buffer, core_id";
+  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"ts_resolution_ns ns_per_ts=1", "core_id ts=0 core_id=0",
                                                          "evtmarker_name evtmarker_id=4 name=\"rx\"",
                                                          "core_id ts=0 core_id=0"}));
 }
