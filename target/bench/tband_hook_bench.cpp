@@ -15,6 +15,7 @@
 
 #include "tband.h"
 #include "tband_encode.hpp"
+#include "tband_port.h"
 
 #define BENCH_ISR_ENTER(id) tband_isr_enter(id)
 #define BENCH_ISR_EXIT(id) tband_isr_exit(id)
@@ -42,11 +43,16 @@ constexpr bool kStreaming = tband_configUSE_BACKEND_STREAMING == 1;
 // What the reference tracer writes for these calls: core_id(0) when streaming
 // starts (a snapshot has none), then every event, with a dropped_evt_cnt(0)
 // before the first and then before every 51st
-// (tband_configTRACE_DROP_CNT_EVERY 50 between).
+// (tband_configTRACE_DROP_CNT_EVERY 50 between). With a metadata buffer (the
+// reference has none) tband's start sends ts_resolution_ns ahead of it, so
+// that no core's events come before the resolution; the events are the same.
 std::vector<std::uint8_t> reference_trace(const std::vector<MixStep>& steps) {
   std::vector<std::uint8_t> out;
   std::uint8_t frame[enc::kMaxFramedLen];
   if (kStreaming) {
+    if (tband_configMETADATA_BUF_SIZE > 0) {
+      append(out, frame, enc::encode_ts_resolution_ns(frame, tband_portTIMESTAMP_RESOLUTION_NS));
+    }
     append(out, frame, enc::encode_core_id(frame, 0, 0));
   }
   for (std::size_t i = 0; i < steps.size(); ++i) {
