@@ -40,6 +40,12 @@ void app_systick_handler(void);
 void app_adc_timer_handler(void);
 void app_fault_handler(void);
 
+/* Optional: SVCall and PendSV, for an RTOS (unexpected interrupts unless
+ * defined; FreeRTOS: #define vPortSVCHandler board_svcall_handler and
+ * #define xPortPendSVHandler board_pendsv_handler in FreeRTOSConfig.h). */
+void board_svcall_handler(void);
+void board_pendsv_handler(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,12 @@ static void unexpected(void) {
   board_exit(3);
 }
 
+/* SVCall and PendSV: an RTOS supplies them (FreeRTOS's Cortex-M ports
+ * switch tasks there) by defining these names; weak, so that without one
+ * they stay unexpected and cost nothing. */
+void board_svcall_handler(void) __attribute__((weak, alias("unexpected")));
+void board_pendsv_handler(void) __attribute__((weak, alias("unexpected")));
+
 #define IRQ_COUNT 11 /* up to the dual timer, IRQ 10 */
 
 /* The first word is the initial stack pointer, the others are handlers: two
@@ -46,10 +52,10 @@ __attribute__((section(".vectors"), used)) const struct vector_table vector_tabl
         fault,      /* BusFault */
         fault,      /* UsageFault */
         0, 0, 0, 0,
-        unexpected, /* SVCall */
+        board_svcall_handler,
         unexpected, /* DebugMon */
         0,
-        unexpected, /* PendSV */
+        board_pendsv_handler,
         app_systick_handler,
         /* IRQ 0-9: UARTs and CMSDK timers, not used */
         unexpected, unexpected, unexpected, unexpected, unexpected,
