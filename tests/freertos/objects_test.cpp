@@ -170,6 +170,7 @@ TEST_F(Objects, EventGroupsWaitSetClearAndSync) {
     }
   }
   EXPECT_TRUE(request_seen);
+  vEventGroupDelete(flags);
 }
 
 // A wait that times out: the task blocks, the tick wakes it, the call says so.
@@ -197,6 +198,7 @@ TEST_F(Objects, EventGroupWaitTimesOut) {
   EXPECT_EQ(slice_names(c.view.track("State", "waiter")),
             (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: wait bits 0x01 on flags", "Ready",
                                       "Running on core 0"}));
+  vEventGroupDelete(flags);  // the stand-in allocates groups; LeakSanitizer checks they are freed
 }
 
 }  // namespace
