@@ -65,7 +65,7 @@ def run(cmd: list, cwd: Path | None = None, env: dict | None = None) -> subproce
 
 
 def configure_and_build(source: Path, build: Path, *args: str) -> None:
-    run(["cmake", "-S", source, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", *args])
+    run(["cmake", "-S", source, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DMOTOR_WERROR=ON", *args])
     run(["cmake", "--build", build, "-j2"])
 
 
