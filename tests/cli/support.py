@@ -186,7 +186,7 @@ class TraceView:
 class SchemaEncoder:
     def __init__(self, schema_dir=ROOT / "schema"):
         self.events, enums = {}, {}
-        docs = [yaml.safe_load(open(p)) for p in sorted(Path(schema_dir).glob("*.yaml"))]
+        docs = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(Path(schema_dir).glob("*.yaml"))]
         for doc in docs:
             for e in doc.get("enums", []):
                 enums[e["name"]] = {v["name"]: v["value"] for v in e["values"]}

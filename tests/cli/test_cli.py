@@ -9,6 +9,7 @@ import subprocess
 import time
 import unittest
 import urllib.request
+from pathlib import Path
 
 from tests.cli.support import (TBAND, SchemaEncoder, TempDir, TraceView, free_port, make_trace, run)
 
@@ -88,7 +89,7 @@ class Conv(CliTestCase):
         out = self.tmp / "bm.json"
         proc = run(["conv", str(self.trace("baremetal")), "--json", str(out)])
         self.assertExit(proc, 0)
-        events = json.load(open(out))["traceEvents"]
+        events = json.loads(Path(out).read_text())["traceEvents"]
         begins = [e for e in events if e["ph"] == "B"]
         self.assertEqual(sorted({e["name"] for e in begins}), ["acq", "dsp", "fft", "sensor_rdy", "systick"])
         self.assertEqual(len(begins), len([e for e in events if e["ph"] == "E"]))
@@ -106,7 +107,7 @@ class Conv(CliTestCase):
         self.assertExit(proc, 0)
         (self.tmp / "stdout.pftrace").write_bytes(proc.stdout)
         self.assertEqual(len(TraceView(self.tmp / "stdout.pftrace").track("sensor", "")["slices"]), 3)
-        json.load(open(self.tmp / "t.json"))
+        json.loads((self.tmp / "t.json").read_text())
 
     def test_hex_base64_and_stdin_give_the_same_trace(self):
         trace = self.trace("baremetal")
