@@ -23,6 +23,7 @@ inline SnapshotBuffer g_snapshots[kCores];
 Delivery snapshot_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept;
 
 inline constexpr bool kEncodesInPlace = true;
+inline constexpr bool kCanDrop = false;  // a frame is kept or the buffer is full
 inline bool accepting() noexcept { return tracing_enabled(); }
 
 class Writer {

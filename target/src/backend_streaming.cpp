@@ -82,7 +82,8 @@ bool send_metadata() noexcept {
       }
       if (meta.lost_evts > 0) {
         rt::per_core(rt::g_frames, self).fields[0] = tband_portTIMESTAMP();
-        if (rt::send_metadata_overflow(self, core, meta.lost_evts, meta.lost_bytes) != rt::Delivery::kDelivered) {
+        rt::set_metadata_overflow_fields(self, core, meta.lost_evts, meta.lost_bytes);
+        if (rt::send_report(self, rt::kMetadataOverflowSpec) != rt::Delivery::kDelivered) {
           return true;
         }
       }

@@ -48,6 +48,7 @@ inline bool flush_staging(bool count_drops = true) noexcept {
 }
 
 inline constexpr bool kEncodesInPlace = kStaged;
+inline constexpr bool kCanDrop = true;  // the stream hook may drop
 inline bool accepting() noexcept { return tracing_enabled(); }
 
 class Writer {

@@ -126,27 +126,48 @@ inline constexpr bool kLeafFastPath = kEncodeInPlace && !kMultiCore;
 /// The general body, out of line (hooks.cpp), for the leaf fast path's other cases.
 void trace_hook_general(std::uint32_t kind, std::uint32_t value, std::uint64_t payload) noexcept;
 
+/// Built for size: puts the hook's fields and the timestamp into the core's
+/// scratch (CoreFrames::fields: ts, value, payload, and for kCurrentTask the
+/// task id before the string's address). Out of line (hooks.cpp), inside the
+/// critical section: the body keeps only kind across it, and so needs three
+/// registers in all and a 16-byte frame on Cortex-M.
+void stamp_fields(std::uint32_t kind, std::uint32_t value, std::uint64_t payload) noexcept;
+
+__attribute__((always_inline)) inline void stamp_fields_inline(std::uint32_t kind, std::uint32_t value,
+                                                               std::uint64_t payload) noexcept {
+  const unsigned core = current_core();
+  std::uint64_t* fields = per_core(g_frames, core).fields;
+  fields[1] = value;
+  fields[2] = (kind & kSigned) != 0 ? enc::detail::sign_magnitude(static_cast<std::int64_t>(payload)) : payload;
+  if constexpr (kTracksCurrentTask) {
+    if ((kind & kCurrentTask) != 0) {
+      fields[3] = payload;
+      fields[2] = per_core(g_current_task, core);
+    }
+  }
+  fields[0] = tband_portTIMESTAMP();
+}
+
 /// The body: one critical section around the timestamp and the event path.
 __attribute__((always_inline)) inline void trace_hook_body(std::uint32_t kind, std::uint32_t value,
                                                            std::uint64_t payload) noexcept {
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = current_core();
-  std::uint64_t* fields = per_core(g_frames, core).fields;
   if constexpr (kOptimizeForSize) {
-    fields[1] = value;  // before the timestamp call: nothing but kind stays live across it
-    fields[2] = (kind & kSigned) != 0 ? enc::detail::sign_magnitude(static_cast<std::int64_t>(payload)) : payload;
-    if constexpr (kTracksCurrentTask) {
-      if ((kind & kCurrentTask) != 0) {
-        fields[3] = payload;
-        fields[2] = per_core(g_current_task, core);
-      }
-    }
+    // Encoded first, into the core's event buffer; then only the frame's
+    // length and whether it is metadata stay live across the calls below.
+    stamp_fields(kind, value, payload);
+    CoreFrames& frames = per_core(g_frames, core);
+    const std::size_t len = encode(frames.event, frames.fields, kind, core, 0, value, payload);
+    finish_frame(core, len, (kind & kFieldsFrom) != 0);
+  } else {
+    const std::uint64_t ts = tband_portTIMESTAMP();
+    std::uint64_t* fields = per_core(g_frames, core).fields;
+    trace_event<enc::kMaxFramedLen>(core, ts, (kind & kFieldsFrom) != 0,
+                                    [&](std::uint8_t* out) __attribute__((always_inline)) {
+                                      return encode(out, fields, kind, core, ts, value, payload);
+                                    });
   }
-  const std::uint64_t ts = tband_portTIMESTAMP();
-  trace_event<enc::kMaxFramedLen>(core, ts, (kind & kFieldsFrom) != 0,
-                                  [&](std::uint8_t* out) __attribute__((always_inline)) {
-                                    return encode(out, fields, kind, core, ts, value, payload);
-                                  });
   tband_portEXIT_CRITICAL_FROM_ANY();
 }
 
