@@ -61,7 +61,9 @@ class Writer {
   template <class Encode>
   __attribute__((always_inline)) static void append_in_place(Encode&& encode) noexcept {
     SnapshotBuffer& snap = g_snapshots[0];
-    snap.used += encode(snap.data + snap.used);
+    // `used` read once: the encoder's byte stores may alias it, and it would be read again.
+    const std::size_t used = snap.used;
+    snap.used = used + encode(snap.data + used);
   }
 
  private:

@@ -95,7 +95,9 @@ class Writer {
   }
   template <class Encode>
   __attribute__((always_inline)) static void append_in_place(Encode&& encode) noexcept {
-    g_staging.used += encode(g_staging.data + g_staging.used);
+    // `used` read once: the encoder's byte stores may alias it, and it would be read again.
+    const std::size_t used = g_staging.used;
+    g_staging.used = used + encode(g_staging.data + used);
   }
 
  private:

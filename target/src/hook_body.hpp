@@ -123,8 +123,10 @@ __attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std:
 /// trace_hook_general(), out of line, which looks at everything again.
 inline constexpr bool kLeafFastPath = kEncodeInPlace && !kMultiCore;
 
-/// The general body, out of line (hooks.cpp), for the leaf fast path's other cases.
-void trace_hook_general(std::uint32_t kind, std::uint32_t value, std::uint64_t payload) noexcept;
+/// The general body, out of line (hooks.cpp), for the leaf fast path's other
+/// cases. value comes first: the hook's first argument stays in its register
+/// (the fast path need not copy it aside for this tail call).
+void trace_hook_general(std::uint32_t value, std::uint32_t kind, std::uint64_t payload) noexcept;
 
 /// Built for size: puts the hook's fields and the timestamp into the core's
 /// scratch (CoreFrames::fields: ts, value, payload, and for kCurrentTask the
@@ -178,7 +180,7 @@ __attribute__((always_inline)) inline void trace_hook_fast(std::uint32_t kind, s
                                                            std::uint64_t payload) noexcept {
   if constexpr (kLeafFastPath) {
     if ((kind & kFieldsFrom) != 0) {  // metadata: kept in the metadata buffer too
-      trace_hook_general(kind, value, payload);
+      trace_hook_general(value, kind, payload);
       return;
     }
     tband_portENTER_CRITICAL_FROM_ANY();
@@ -186,7 +188,7 @@ __attribute__((always_inline)) inline void trace_hook_fast(std::uint32_t kind, s
     const std::uint32_t countdown = reports.countdown;
     if (__builtin_expect(countdown == 1 || !Writer::room_for(enc::kMaxFramedLen), 0)) {
       tband_portEXIT_CRITICAL_FROM_ANY();
-      trace_hook_general(kind, value, payload);  // counts the event itself
+      trace_hook_general(value, kind, payload);  // counts the event itself
       return;
     }
     reports.countdown = countdown - 1;
