@@ -34,12 +34,15 @@ void set_metadata_overflow_fields(unsigned core, unsigned about, std::uint32_t l
 // The periodic counter goes out every 51 events: built for speed, it has its
 // own straight-line encoder, writing in place where the backend allows.
 // A template so that only in-place backends need the Writer's write().
+inline constexpr std::uint32_t kDroppedEvtCntSpec =
+    enc::field_spec(enc::FieldWidth::kU64, enc::FieldWidth::kU32) | enc::DroppedEvtCnt::kId;
+
 template <class Writer = backend::Writer>
 Delivery send_dropped_evt_cnt(unsigned core, std::uint32_t drops) noexcept {
   CoreFrames& frames = per_core(g_frames, known_core(core));
   if constexpr (kOptimizeForSize) {
     frames.fields[1] = drops;
-    return send_report_inline(core, enc::field_spec(enc::FieldWidth::kU64, enc::FieldWidth::kU32) | enc::DroppedEvtCnt::kId);
+    return send_report_inline(core, kDroppedEvtCntSpec);
   } else {
     const std::uint64_t ts = frames.fields[0];
     Writer writer(known_core(core));
@@ -82,7 +85,10 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
       reports.session = session;
     }
   }
-  if ((kDropCntEvery > 0 && periodic == 0) || drops != reports.reported_drops) {
+  // Up to two reports, in this order, from one send (one copy of the code):
+  // the counter when it is due or the count changed, then metadata_overflow.
+  bool counter = (kDropCntEvery > 0 && periodic == 0) || drops != reports.reported_drops;
+  if (counter) {
     // Until the counter is out, the next event comes here again. All set
     // before the send, so that nothing stays live across it (a small frame):
     // a counter that does not go out ends tracing (full) or is counted as a
@@ -90,38 +96,50 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
     reports.periodic_left = periodic;
     reports.countdown = 1;
     reports.reported_drops = drops;
-    const Delivery delivery = send_dropped_evt_cnt(core, drops);
-    if (delivery != Delivery::kDelivered) {
-      if (!backend::kCanDrop || delivery == Delivery::kFull) {
-        return ReportsOutcome::kStopFull;
-      }
-      // The caller's event is given up, and counted (out of line, so that no
-      // counter's address stays live across the send; forced already).
-      record_drop(core);
-      return ReportsOutcome::kSkip;
-    }
-    periodic = kDropCntEvery + 1;  // this event counts towards the next one
   }
-  reports.periodic_left = 0;
-  reports.countdown = kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max();
-
-  if constexpr (kUseMetadataBuf) {
-    if (reports.overflow_pending) {
+  for (;;) {
+    if (!counter) {
+      reports.periodic_left = 0;
+      reports.countdown = kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max();
+      if (!kUseMetadataBuf || !reports.overflow_pending) {
+        return ReportsOutcome::kProceed;
+      }
+    }
+    Delivery delivery;
+    std::uint32_t spec = kMetadataOverflowSpec;
+    if (!counter) {
       // This core's own counts: only this core changes them, and it is here.
       const MetadataBuffer& meta = per_core(g_metadata, core);
       set_metadata_overflow_fields(core, core, meta.lost_evts, meta.lost_bytes);
-      const Delivery delivery = send_report_inline(core, kMetadataOverflowSpec);
-      if (delivery == Delivery::kFull) {
-        return ReportsOutcome::kStopFull;
-      }
+    } else if constexpr (kOptimizeForSize) {
+      per_core(g_frames, core).fields[1] = drops;
+      spec = kDroppedEvtCntSpec;
+    }
+    if (kOptimizeForSize || !counter) {
+      delivery = send_report_inline(core, spec);  // one call of the encoder for both
+    } else {
+      delivery = send_dropped_evt_cnt(core, drops);
+    }
+    if (delivery == Delivery::kFull || (!backend::kCanDrop && delivery != Delivery::kDelivered)) {
+      return ReportsOutcome::kStopFull;
+    }
+    if (!counter) {
       if (delivery == Delivery::kDelivered) {
         reports.overflow_pending = false;
       } else {
         reports.force();  // try again with the next event; a report is no hook call, so not counted
       }
+      return ReportsOutcome::kProceed;
     }
+    if (delivery != Delivery::kDelivered) {
+      // The caller's event is given up, and counted (out of line, so that no
+      // counter's address stays live across the send; forced already).
+      record_drop(core);
+      return ReportsOutcome::kSkip;
+    }
+    counter = false;
+    periodic = kDropCntEvery + 1;  // this event counts towards the next one
   }
-  return ReportsOutcome::kProceed;
 }
 
 }  // namespace tband::rt
