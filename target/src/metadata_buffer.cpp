@@ -34,12 +34,6 @@ void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) 
   backend::metadata_changed(core, meta);
 }
 
-MetadataView metadata_view(unsigned core) noexcept {
-  MetadataBuffer& meta = per_core(g_metadata, core);
-  LockGuard<Spinlock> guard(meta.lock);
-  return {metadata_storage(core), meta.used, meta.lost_evts, meta.lost_bytes};
-}
-
 }  // namespace tband::rt
 
 extern "C" const volatile std::uint8_t* tband_get_metadata_buf(unsigned int core_id) {
