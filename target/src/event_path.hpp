@@ -11,8 +11,9 @@
 //    reports are owed, sends them first. Nothing is live across a call on the
 //    fast path, which keeps it short.
 // All of it is inlined into the caller: built for size, that is the hooks'
-// one shared body, and the stack below it is the slow path's two levels
-// (emit_reports > send_report) and the encoder or the backend.
+// one shared body, and the stack below it is the slow path's one level
+// (emit_reports, which calls the encoder and the backend itself) and the
+// encoder or the backend.
 #pragma once
 
 #include "backend.hpp"
@@ -41,8 +42,8 @@ inline constexpr std::uint32_t kMetadataOverflowSpec =
 
 /// Puts, into `core`'s scratch, the fields of a metadata_overflow report on
 /// core `about`'s losses (after the timestamp already there); send it with
-/// send_report(core, kMetadataOverflowSpec). Two calls rather than one that
-/// does both: the slow path's stack stays one level shallower.
+/// send_report(core, kMetadataOverflowSpec). Apart, so that emit_reports()
+/// can send it with its own call of the encoder (one level of stack less).
 void set_metadata_overflow_fields(unsigned core, unsigned about, std::uint32_t lost_evts,
                                   std::uint32_t lost_bytes) noexcept;
 

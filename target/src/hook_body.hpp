@@ -5,9 +5,10 @@
 //
 // Built for speed, trace_hook() is inlined into each hook, where its kind is
 // a constant: each hook becomes straight-line code with its own encoder.
-// Built for size, there is one trace_hook() for the whole image (in
-// hooks.cpp), with the event path inlined into it and one call of the compact
-// encode_fields() for every event; the hooks are a few instructions each.
+// Built for size, trace_hook() is a tail call of the one body for the whole
+// image, trace_hook_shared() (hooks.cpp), with the event path inlined into it
+// and one call of the compact encode_fields() for every event; the hooks are
+// a few instructions each.
 #pragma once
 
 #include "event_path.hpp"
