@@ -8,6 +8,7 @@
 //                          encoded frame over: kDelivered, kDropped or kFull;
 //                          deliver_report(frame, len) the same for a report
 //                          the tracer adds (no hook call);
+//   kCanDrop               deliver() may come back kDropped (else the drop handling is left out)
 //   kEncodesInPlace        in-place backends also have write<kMaxFramedLen[, kIsEvent]>(encode),
 //                          which encodes straight into the backend's buffer
 //   accepting()            tracing is on (a hint, checked without the lock)

@@ -18,6 +18,7 @@ class CoreLock {
 
 inline constexpr bool kReportsCheckEnabled = false;
 inline constexpr bool kEncodesInPlace = false;
+inline constexpr bool kCanDrop = true;  // the port's hook may drop
 inline constexpr bool accepting() noexcept { return true; }
 
 class Writer {

@@ -65,6 +65,7 @@ static_assert(offsetof(PmCoreDesc, metadata_lost_bytes) == TBAND_PM_CORE_OFF_MET
 void pm_ring_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept;
 
 inline constexpr bool kEncodesInPlace = false;
+inline constexpr bool kCanDrop = false;  // the ring always takes the newest frame
 inline bool accepting() noexcept { return tracing_enabled(); }
 
 class Writer {

@@ -13,11 +13,12 @@ namespace tband::rt::backend {
 
 Delivery snapshot_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept {
   SnapshotBuffer& snap = per_core(g_snapshots, core);
-  if (len > kSnapshotSize - snap.used) {
+  const std::size_t used = snap.used;
+  if (len > kSnapshotSize - used) {
     return Delivery::kFull;
   }
-  copy_bytes(snap.data + snap.used, frame, len);
-  snap.used += len;
+  snap.used = used + len;  // first: nothing stays live across the copy (inside the critical section)
+  copy_bytes(snap.data + used, frame, len);
   return Delivery::kDelivered;
 }
 

@@ -23,6 +23,7 @@ inline SnapshotBuffer g_snapshots[kCores];
 Delivery snapshot_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept;
 
 inline constexpr bool kEncodesInPlace = true;
+inline constexpr bool kCanDrop = false;  // a frame is kept or the buffer is full
 inline bool accepting() noexcept { return tracing_enabled(); }
 
 class Writer {
@@ -60,7 +61,9 @@ class Writer {
   template <class Encode>
   __attribute__((always_inline)) static void append_in_place(Encode&& encode) noexcept {
     SnapshotBuffer& snap = g_snapshots[0];
-    snap.used += encode(snap.data + snap.used);
+    // `used` read once: the encoder's byte stores may alias it, and it would be read again.
+    const std::size_t used = snap.used;
+    snap.used = used + encode(snap.data + used);
   }
 
  private:

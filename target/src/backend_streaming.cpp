@@ -13,14 +13,20 @@ namespace tband::rt::backend {
 
 bool flush_staged_frames(bool count_drops) noexcept {
   const std::size_t used = g_staging.used;
-  const std::uint32_t events = g_staging.events;
+  const std::uint32_t reports = g_staging.reports;
   g_staging.used = 0;
-  g_staging.events = 0;
+  g_staging.reports = 0;
   if (used == 0 || !tband_portBACKEND_STREAM_DATA(g_staging.data, used)) {
     return false;
   }
   if (count_drops) {
-    record_drops(0, events);
+    // Hook calls among the dropped frames: one 0x00 ends each frame (bounded
+    // by the buffer's size; only after a drop).
+    std::uint32_t frames = 0;
+    for (std::size_t i = 0; i < used; ++i) {
+      frames += g_staging.data[i] == 0 ? 1u : 0u;
+    }
+    record_drops(0, frames - reports);
   }
   return true;
 }
@@ -76,7 +82,8 @@ bool send_metadata() noexcept {
       }
       if (meta.lost_evts > 0) {
         rt::per_core(rt::g_frames, self).fields[0] = tband_portTIMESTAMP();
-        if (rt::send_metadata_overflow(self, core, meta.lost_evts, meta.lost_bytes) != rt::Delivery::kDelivered) {
+        rt::set_metadata_overflow_fields(self, core, meta.lost_evts, meta.lost_bytes);
+        if (rt::send_report(self, rt::kMetadataOverflowSpec) != rt::Delivery::kDelivered) {
           return true;
         }
       }

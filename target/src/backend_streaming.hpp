@@ -24,7 +24,11 @@ static_assert(!kStaged || kStagingSize >= enc::kMaxFramedLen,
 struct StagingBuffer {
   std::uint8_t data[kStaged ? kStagingSize : 1];
   std::size_t used = 0;
-  std::uint32_t events = 0;  // the hook calls among the frames: counted if the stream hook drops them
+  // The frames that are no hook call (reports). If the stream hook drops the
+  // batch, the hook calls among it are counted: every frame ends with the one
+  // 0x00 it holds (COBS), so they are the zeros less these. Counting them
+  // only then keeps the hot path's writes down to the frame and `used`.
+  std::uint32_t reports = 0;
 };
 
 inline StagingBuffer g_staging;
@@ -44,6 +48,7 @@ inline bool flush_staging(bool count_drops = true) noexcept {
 }
 
 inline constexpr bool kEncodesInPlace = kStaged;
+inline constexpr bool kCanDrop = true;  // the stream hook may drop
 inline bool accepting() noexcept { return tracing_enabled(); }
 
 class Writer {
@@ -53,7 +58,6 @@ class Writer {
   Delivery deliver(const std::uint8_t* frame, std::size_t len, bool) noexcept {
     if constexpr (kStaged) {
       stage(frame, len);
-      ++g_staging.events;
       return Delivery::kDelivered;
     } else {
       return tband_portBACKEND_STREAM_DATA(frame, len) ? Delivery::kDropped : Delivery::kDelivered;
@@ -65,6 +69,7 @@ class Writer {
   Delivery deliver_report(const std::uint8_t* frame, std::size_t len) noexcept {
     if constexpr (kStaged) {
       stage(frame, len);
+      ++g_staging.reports;
       return Delivery::kDelivered;
     } else {
       return deliver(frame, len, false);
@@ -76,8 +81,8 @@ class Writer {
   template <std::size_t kMaxFramedLen, bool kIsEvent = true, class Encode>
   __attribute__((always_inline)) Delivery write(Encode&& encode) noexcept {
     g_staging.used += encode(reserve(kMaxFramedLen));
-    if constexpr (kIsEvent) {
-      ++g_staging.events;
+    if constexpr (!kIsEvent) {
+      ++g_staging.reports;
     }
     return Delivery::kDelivered;
   }
@@ -90,8 +95,9 @@ class Writer {
   }
   template <class Encode>
   __attribute__((always_inline)) static void append_in_place(Encode&& encode) noexcept {
-    g_staging.used += encode(g_staging.data + g_staging.used);
-    ++g_staging.events;
+    // `used` read once: the encoder's byte stores may alias it, and it would be read again.
+    const std::size_t used = g_staging.used;
+    g_staging.used = used + encode(g_staging.data + used);
   }
 
  private:

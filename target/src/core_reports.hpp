@@ -39,7 +39,7 @@ struct CoreReports {
   std::uint32_t countdown = 1;        // events until the slow path, counting the one that takes it
   std::uint32_t periodic_left = 0;    // while forced: events after the next before the periodic counter
   std::uint32_t reported_drops = 0;   // dropped count this core last put into its trace
-  std::uint32_t session = 0;          // tracing session the periodic rhythm belongs to
+  std::uint32_t session = 0;          // several cores: tracing session the periodic rhythm belongs to
   bool overflow_pending = false;      // a metadata_overflow event is owed
   AttentionFlag<kMultiCore> attention;
 
@@ -57,7 +57,7 @@ struct CoreReports {
 
 inline CoreReports g_core_reports[kCores];
 inline std::atomic<std::uint32_t> g_dropped_evts{0};  // one counter for all cores
-inline std::atomic<std::uint32_t> g_session{0};       // bumped by every start
+inline std::atomic<std::uint32_t> g_session{0};       // bumped by every start (several cores)
 
 /// Makes every core look at its reports before its next event: after a drop
 /// (the others must report the new count too) or when tracing (re)starts.
@@ -78,10 +78,10 @@ inline void count_drop(unsigned core) noexcept {
   alert_other_cores(core);
 }
 
-inline void record_drop(unsigned core) noexcept {
-  count_drop(core);
-  per_core(g_core_reports, core).force();
-}
+/// Counts an event the backend lost; the core reports the new count before
+/// its next event. Out of line (core_reports.cpp): the hooks and the slow
+/// path share it, and it is rare.
+void record_drop(unsigned core) noexcept;
 
 /// Counts n events the backend lost at once (a staged batch the stream hook
 /// dropped); the core reports the new count before its next event.
@@ -95,9 +95,16 @@ inline void record_drops(unsigned core, std::uint32_t n) noexcept {
 /// first event each core traces carries the dropped count (if periodic
 /// counting is on). Called with the state lock held, inside a critical section.
 inline void begin_session(unsigned self) noexcept {
-  increment_shared(g_session);
-  per_core(g_core_reports, self).force();
-  alert_other_cores(self);
+  if constexpr (kMultiCore) {
+    increment_shared(g_session);  // each core sees it in its slow path
+    per_core(g_core_reports, self).force();
+    alert_other_cores(self);
+  } else {
+    // One core: no other core to tell, so the session's first event finds
+    // the periodic counter due at once (forced, with no events left).
+    g_core_reports[0].periodic_left = 0;
+    g_core_reports[0].countdown = 1;
+  }
 }
 
 }  // namespace tband::rt

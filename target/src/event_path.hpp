@@ -11,8 +11,9 @@
 //    reports are owed, sends them first. Nothing is live across a call on the
 //    fast path, which keeps it short.
 // All of it is inlined into the caller: built for size, that is the hooks'
-// one shared body, and the stack below it is the slow path's two levels
-// (emit_reports > send_report) and the encoder or the backend.
+// one shared body, and the stack below it is the slow path's one level
+// (emit_reports, which calls the encoder and the backend itself) and the
+// encoder or the backend.
 #pragma once
 
 #include "backend.hpp"
@@ -39,17 +40,12 @@ inline constexpr std::uint32_t kMetadataOverflowSpec =
     enc::field_spec(enc::FieldWidth::kU64, enc::FieldWidth::kU32, enc::FieldWidth::kU32, enc::FieldWidth::kU32) |
     enc::MetadataOverflow::kId;
 
-/// Sends, from `core`, a metadata_overflow report on core `about`'s losses,
-/// stamped with the timestamp in the core's scratch.
-__attribute__((always_inline)) inline Delivery send_metadata_overflow(unsigned core, unsigned about,
-                                                                      std::uint32_t lost_evts,
-                                                                      std::uint32_t lost_bytes) noexcept {
-  std::uint64_t* fields = per_core(g_frames, core).fields;
-  fields[1] = about;
-  fields[2] = lost_evts;
-  fields[3] = lost_bytes;
-  return send_report(core, kMetadataOverflowSpec);
-}
+/// Puts, into `core`'s scratch, the fields of a metadata_overflow report on
+/// core `about`'s losses (after the timestamp already there); send it with
+/// send_report(core, kMetadataOverflowSpec). Apart, so that emit_reports()
+/// can send it with its own call of the encoder (one level of stack less).
+void set_metadata_overflow_fields(unsigned core, unsigned about, std::uint32_t lost_evts,
+                                  std::uint32_t lost_bytes) noexcept;
 
 /// Slow path: puts the reports this core owes (dropped_evt_cnt,
 /// metadata_overflow) into the trace before the caller's event, stamped with
@@ -62,7 +58,8 @@ TBAND_SLOW_PATH void deliver_after_reports(unsigned core, std::size_t len, bool 
     return;  // encode-first backends never run full
   }
   backend::Writer writer(core);
-  if (writer.deliver(per_core(g_frames, core).event, len, is_metadata) == Delivery::kDropped) {
+  const Delivery delivery = writer.deliver(per_core(g_frames, core).event, len, is_metadata);
+  if (backend::kCanDrop && delivery == Delivery::kDropped) {
     record_drop(core);
   }
 }
@@ -83,7 +80,7 @@ __attribute__((always_inline)) inline void trace_in_place(unsigned core, Deliver
     if (outcome == ReportsOutcome::kProceed) {
       backend::Writer writer(core);
       const Delivery delivery = deliver(writer);
-      if (delivery == Delivery::kDropped) {
+      if (backend::kCanDrop && delivery == Delivery::kDropped) {
         record_drop(core);
       }
       full = delivery == Delivery::kFull;
@@ -113,7 +110,8 @@ __attribute__((always_inline)) inline void trace_frame(unsigned core, std::size_
       return;
     }
     backend::Writer writer(core);
-    if (writer.deliver(frame, len, is_metadata) == Delivery::kDropped) {
+    const Delivery delivery = writer.deliver(frame, len, is_metadata);
+    if (backend::kCanDrop && delivery == Delivery::kDropped) {
       record_drop(core);
     }
   }

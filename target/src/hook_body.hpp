@@ -5,9 +5,10 @@
 //
 // Built for speed, trace_hook() is inlined into each hook, where its kind is
 // a constant: each hook becomes straight-line code with its own encoder.
-// Built for size, there is one trace_hook() for the whole image (in
-// hooks.cpp), with the event path inlined into it and one call of the compact
-// encode_fields() for every event; the hooks are a few instructions each.
+// Built for size, trace_hook() is a tail call of the one body for the whole
+// image, trace_hook_shared() (hooks.cpp), with the event path inlined into it
+// and one call of the compact encode_fields() for every event; the hooks are
+// a few instructions each.
 #pragma once
 
 #include "event_path.hpp"
@@ -123,30 +124,53 @@ __attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std:
 /// trace_hook_general(), out of line, which looks at everything again.
 inline constexpr bool kLeafFastPath = kEncodeInPlace && !kMultiCore;
 
-/// The general body, out of line (hooks.cpp), for the leaf fast path's other cases.
-void trace_hook_general(std::uint32_t kind, std::uint32_t value, std::uint64_t payload) noexcept;
+/// The general body, out of line (hooks.cpp), for the leaf fast path's other
+/// cases. value comes first: the hook's first argument stays in its register
+/// (the fast path need not copy it aside for this tail call).
+void trace_hook_general(std::uint32_t value, std::uint32_t kind, std::uint64_t payload) noexcept;
+
+/// Built for size: puts the hook's fields and the timestamp into the core's
+/// scratch (CoreFrames::fields: ts, value, payload, and for kCurrentTask the
+/// task id before the string's address). Out of line (hooks.cpp), inside the
+/// critical section: the body keeps only kind across it, and so needs three
+/// registers in all and a 16-byte frame on Cortex-M.
+void stamp_fields(std::uint32_t value, std::uint32_t kind, std::uint64_t payload) noexcept;
+
+__attribute__((always_inline)) inline void stamp_fields_inline(std::uint32_t kind, std::uint32_t value,
+                                                               std::uint64_t payload) noexcept {
+  const unsigned core = current_core();
+  std::uint64_t* fields = per_core(g_frames, core).fields;
+  fields[1] = value;
+  fields[2] = (kind & kSigned) != 0 ? enc::detail::sign_magnitude(static_cast<std::int64_t>(payload)) : payload;
+  if constexpr (kTracksCurrentTask) {
+    if ((kind & kCurrentTask) != 0) {
+      fields[3] = payload;
+      fields[2] = per_core(g_current_task, core);
+    }
+  }
+  fields[0] = tband_portTIMESTAMP();
+}
 
 /// The body: one critical section around the timestamp and the event path.
 __attribute__((always_inline)) inline void trace_hook_body(std::uint32_t kind, std::uint32_t value,
                                                            std::uint64_t payload) noexcept {
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = current_core();
-  std::uint64_t* fields = per_core(g_frames, core).fields;
   if constexpr (kOptimizeForSize) {
-    fields[1] = value;  // before the timestamp call: nothing but kind stays live across it
-    fields[2] = (kind & kSigned) != 0 ? enc::detail::sign_magnitude(static_cast<std::int64_t>(payload)) : payload;
-    if constexpr (kTracksCurrentTask) {
-      if ((kind & kCurrentTask) != 0) {
-        fields[3] = payload;
-        fields[2] = per_core(g_current_task, core);
-      }
-    }
+    // Encoded first, into the core's event buffer; then only the frame's
+    // length and whether it is metadata stay live across the calls below.
+    stamp_fields(value, kind, payload);
+    CoreFrames& frames = per_core(g_frames, core);
+    const std::size_t len = encode(frames.event, frames.fields, kind, core, 0, value, payload);
+    finish_frame(core, len, (kind & kFieldsFrom) != 0);
+  } else {
+    const std::uint64_t ts = tband_portTIMESTAMP();
+    std::uint64_t* fields = per_core(g_frames, core).fields;
+    trace_event<enc::kMaxFramedLen>(core, ts, (kind & kFieldsFrom) != 0,
+                                    [&](std::uint8_t* out) __attribute__((always_inline)) {
+                                      return encode(out, fields, kind, core, ts, value, payload);
+                                    });
   }
-  const std::uint64_t ts = tband_portTIMESTAMP();
-  trace_event<enc::kMaxFramedLen>(core, ts, (kind & kFieldsFrom) != 0,
-                                  [&](std::uint8_t* out) __attribute__((always_inline)) {
-                                    return encode(out, fields, kind, core, ts, value, payload);
-                                  });
   tband_portEXIT_CRITICAL_FROM_ANY();
 }
 
@@ -157,7 +181,7 @@ __attribute__((always_inline)) inline void trace_hook_fast(std::uint32_t kind, s
                                                            std::uint64_t payload) noexcept {
   if constexpr (kLeafFastPath) {
     if ((kind & kFieldsFrom) != 0) {  // metadata: kept in the metadata buffer too
-      trace_hook_general(kind, value, payload);
+      trace_hook_general(value, kind, payload);
       return;
     }
     tband_portENTER_CRITICAL_FROM_ANY();
@@ -165,7 +189,7 @@ __attribute__((always_inline)) inline void trace_hook_fast(std::uint32_t kind, s
     const std::uint32_t countdown = reports.countdown;
     if (__builtin_expect(countdown == 1 || !Writer::room_for(enc::kMaxFramedLen), 0)) {
       tband_portEXIT_CRITICAL_FROM_ANY();
-      trace_hook_general(kind, value, payload);  // counts the event itself
+      trace_hook_general(value, kind, payload);  // counts the event itself
       return;
     }
     reports.countdown = countdown - 1;
@@ -184,11 +208,17 @@ __attribute__((always_inline)) inline void trace_hook_fast(std::uint32_t kind, s
 /// arguments that fit the registers keep each hook, built for size, down to a
 /// few instructions.
 ///
-/// Built for size it is one ordinary function, defined in hooks.cpp: not an
-/// inline one, whose weak symbol GCC for ARM will not tail-call (each hook
-/// would then need a stack frame of its own).
+/// Built for size each hook is a tail call of one ordinary function,
+/// trace_hook_shared(), defined in hooks.cpp: not an inline one, whose weak
+/// symbol GCC for ARM will not tail-call (each hook would then need a stack
+/// frame of its own). It takes value first, where a hook has its own first
+/// argument already: one instruction less in most hooks.
 #if defined(__OPTIMIZE_SIZE__)
-void trace_hook(std::uint32_t kind, std::uint32_t value, std::uint64_t payload) noexcept;
+void trace_hook_shared(std::uint32_t value, std::uint32_t kind, std::uint64_t payload) noexcept;
+__attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::uint32_t value,
+                                                      std::uint64_t payload) noexcept {
+  trace_hook_shared(value, kind, payload);
+}
 #else
 __attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::uint32_t value,
                                                       std::uint64_t payload) noexcept {

@@ -16,7 +16,7 @@ static_assert(enc::Valmarker::kMaxFramedLen <= enc::kMaxFramedLen);
 
 #if !defined(__OPTIMIZE_SIZE__)
 // One copy for all hooks: the kind is a run-time value here.
-__attribute__((noinline)) void tband::rt::hook::trace_hook_general(std::uint32_t kind, std::uint32_t value,
+__attribute__((noinline)) void tband::rt::hook::trace_hook_general(std::uint32_t value, std::uint32_t kind,
                                                                    std::uint64_t payload) noexcept {
   if constexpr (kLeafFastPath) {
     trace_hook_body(kind, value, payload);
@@ -25,8 +25,13 @@ __attribute__((noinline)) void tband::rt::hook::trace_hook_general(std::uint32_t
 #endif
 
 #if defined(__OPTIMIZE_SIZE__)
-__attribute__((noinline)) void tband::rt::hook::trace_hook(std::uint32_t kind, std::uint32_t value,
-                                                           std::uint64_t payload) noexcept {
+__attribute__((noinline)) void tband::rt::hook::stamp_fields(std::uint32_t value, std::uint32_t kind,
+                                                             std::uint64_t payload) noexcept {
+  stamp_fields_inline(kind, value, payload);
+}
+
+__attribute__((noinline)) void tband::rt::hook::trace_hook_shared(std::uint32_t value, std::uint32_t kind,
+                                                                  std::uint64_t payload) noexcept {
   trace_hook_body(kind, value, payload);
 }
 #endif

@@ -20,9 +20,10 @@ std::uint8_t* metadata_storage(unsigned core) noexcept { return per_core(g_metad
 void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept {
   MetadataBuffer& meta = per_core(g_metadata, core);
   LockGuard<Spinlock> guard(meta.lock);
-  if (len <= tband_configMETADATA_BUF_SIZE - meta.used) {
-    copy_bytes(metadata_storage(core) + meta.used, frame, len);
-    meta.used += len;
+  const std::size_t used = meta.used;
+  if (len <= tband_configMETADATA_BUF_SIZE - used) {
+    meta.used = used + len;  // first: nothing stays live across the copy (readers take the lock)
+    copy_bytes(metadata_storage(core) + used, frame, len);
   } else {
     ++meta.lost_evts;
     meta.lost_bytes += static_cast<std::uint32_t>(len);
@@ -31,12 +32,6 @@ void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) 
     reports.force();
   }
   backend::metadata_changed(core, meta);
-}
-
-MetadataView metadata_view(unsigned core) noexcept {
-  MetadataBuffer& meta = per_core(g_metadata, core);
-  LockGuard<Spinlock> guard(meta.lock);
-  return {metadata_storage(core), meta.used, meta.lost_evts, meta.lost_bytes};
 }
 
 }  // namespace tband::rt

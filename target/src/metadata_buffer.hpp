@@ -35,6 +35,10 @@ struct MetadataView {
   std::uint32_t lost_evts;
   std::uint32_t lost_bytes;
 };
-MetadataView metadata_view(unsigned core) noexcept;
+inline MetadataView metadata_view(unsigned core) noexcept {
+  MetadataBuffer& meta = per_core(g_metadata, core);
+  LockGuard<Spinlock> guard(meta.lock);
+  return {metadata_storage(core), meta.used, meta.lost_evts, meta.lost_bytes};
+}
 
 }  // namespace tband::rt

@@ -67,8 +67,9 @@ enum class Delivery : std::uint8_t {
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
 inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) {
-    dst[i] = src[i];
+  // Pointers only: four registers, so that on Cortex-M it needs no stack.
+  for (const std::uint8_t* const end = src + n; src != end;) {
+    *dst++ = *src++;
   }
 }
 

@@ -75,7 +75,9 @@ inline bool all_backends_finished_locked() noexcept {
 inline bool disable_tracing() noexcept {
   const bool was_enabled = exchange_shared(g_tracing_enabled, false);
   if constexpr (!kMultiCore) {
-    g_core_reports[0].force();  // one core checks the switch in the slow path only
+    // One core checks the switch in the slow path only. Its periodic rhythm
+    // need not be kept (as force() would): the next start begins it afresh.
+    g_core_reports[0].countdown = 1;
   }
   return was_enabled;
 }
