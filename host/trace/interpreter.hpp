@@ -115,10 +115,18 @@ class TraceInterpreter {
     IdMap<ValueMarker> value_markers;
     IdMap<std::string> marker_names, value_marker_names;  // names that came before first use
     std::vector<TrackId> notify_tracks;  // "Notification value" counters, by index (0: none yet)
+    // Blocked on a stream buffer: the notification wait the kernel blocks in
+    // keeps that state (cleared when the task runs again).
+    bool blocked_on_stream_buffer = false;
   };
   struct EventGroup {
     TrackId track = 0;  // "<group> bits" counter
     std::string name;
+  };
+  struct StreamBuffer {
+    TrackId track = 0;  // "<buffer> fill" counter
+    std::string name;
+    std::uint8_t kind = 0;  // FrStreamBufferKind
   };
   struct Queue {
     TrackId track = 0;
@@ -248,6 +256,16 @@ class TraceInterpreter {
   void handle(const EventGroupClearBits& e, Context& c);
   void handle(const CurtaskBlockOnEventGroupWait& e, Context& c);
   void handle(const CurtaskBlockOnEventGroupSync& e, Context& c);
+  // FreeRTOS stream and message buffers (freertos_stream_buffers.cpp)
+  void handle(const StreamBufferCreated& e, Context& c);
+  void handle(const StreamBufferName& e, Context& c);
+  void handle(const StreamBufferReset& e, Context& c);
+  void handle(const StreamBufferSend& e, Context& c);
+  void handle(const StreamBufferSendFromIsr& e, Context& c);
+  void handle(const StreamBufferReceive& e, Context& c);
+  void handle(const StreamBufferReceiveFromIsr& e, Context& c);
+  void handle(const CurtaskBlockOnStreamBufferSend& e, Context& c);
+  void handle(const CurtaskBlockOnStreamBufferReceive& e, Context& c);
 
   void generic_instant(const Event& event, Context& c);
   void dispatch(const Event& event, Context& c);
@@ -296,6 +314,9 @@ class TraceInterpreter {
   EventGroup& event_group(std::uint32_t id);
   std::string event_group_label(std::uint32_t id);
   void event_group_bits(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t value);
+  std::string stream_buffer_label(std::uint32_t id);
+  void stream_buffer_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill);
+  void block_on_stream_buffer(Context& c, std::string_view event_name, std::string state);
   void finish_freertos();
   void name_stats();
   void name_queue_stats();
@@ -313,6 +334,7 @@ class TraceInterpreter {
   IdMap<Task> tasks_;
   IdMap<Queue> queues_;
   IdMap<EventGroup> event_groups_;
+  IdMap<StreamBuffer> stream_buffers_;
   TrackId diagnostics_track_ = 0;
   std::uint64_t ns_per_ts_ = 1;
   bool have_resolution_ = false;

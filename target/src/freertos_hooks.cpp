@@ -211,7 +211,7 @@ extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint
 
 // ---- Events with more fields than trace_hook() takes -------------------------------
 
-#if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON
+#if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON || TBAND_FREERTOS_STREAM_BUFFERS_ON
 
 #include "user_hook.hpp"
 
@@ -263,6 +263,8 @@ constexpr std::uint32_t kTsU8U8U32U32 =
     enc::field_spec(Width::kU64, Width::kU8, Width::kU8, Width::kU32, Width::kU32);
 constexpr std::uint32_t kTsU32U32U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU32);
 constexpr std::uint32_t kTsU32U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU8);
+constexpr std::uint32_t kTsU32U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU32);
+constexpr std::uint32_t kTsU8 = enc::field_spec(Width::kU64, Width::kU8);
 
 }  // namespace
 
@@ -361,6 +363,73 @@ extern "C" void tband_freertos_hook_event_group_wait_end(std::uint32_t group_id,
 }
 
 #endif  // TBAND_FREERTOS_EVENT_GROUPS_ON
+
+// ---- Stream and message buffers ----------------------------------------------------
+
+#if TBAND_FREERTOS_STREAM_BUFFERS_ON
+
+namespace {
+std::atomic<std::uint32_t> g_next_stream_buffer_id{1};
+
+// The kernel's buffer types are the schema's kinds (V10's xIsMessageBuffer
+// is pdFALSE or pdTRUE, V11's sbTYPE_* 0, 1 or 2).
+__attribute__((always_inline)) inline enc::FrStreamBufferKind sb_kind(std::uint32_t kind) noexcept {
+  return static_cast<enc::FrStreamBufferKind>(static_cast<std::uint8_t>(kind));
+}
+}  // namespace
+
+extern "C" std::uint32_t tband_freertos_hook_stream_buffer_id() { return next_id(g_next_stream_buffer_id); }
+extern "C" void tband_freertos_hook_stream_buffer_created(std::uint32_t sb_id, std::uint32_t kind,
+                                                          std::uint32_t size) {
+  TBAND_OBJECT_EVENT(StreamBufferCreated, encode_stream_buffer_created, kTsU32U8U32, sb_id, kind, size, 0, sb_id,
+                     sb_kind(kind), size);
+}
+extern "C" void tband_freertos_hook_stream_buffer_create_failed(std::uint32_t kind) {
+  TBAND_OBJECT_EVENT(StreamBufferCreateFailed, encode_stream_buffer_create_failed, kTsU8, kind, 0, 0, 0,
+                     sb_kind(kind));
+}
+extern "C" void tband_freertos_hook_stream_buffer_name(std::uint32_t sb_id, const char* name) {
+  trace_hook(kMetaValueStr | enc::StreamBufferName::kId, sb_id, as_payload(name));
+}
+extern "C" void tband_freertos_hook_stream_buffer_deleted(std::uint32_t sb_id) {
+  trace_hook(kTsValue | enc::StreamBufferDeleted::kId, sb_id, 0);
+}
+extern "C" void tband_freertos_hook_stream_buffer_reset(std::uint32_t sb_id) {
+  trace_hook(kTsValue | enc::StreamBufferReset::kId, sb_id, 0);
+}
+extern "C" void tband_freertos_hook_stream_buffer_send(std::uint32_t sb_id, std::uint32_t bytes, std::uint32_t fill) {
+  TBAND_OBJECT_EVENT(StreamBufferSend, encode_stream_buffer_send, kTsU32U32U32, sb_id, bytes, fill, 0, sb_id, bytes,
+                     fill);
+}
+extern "C" void tband_freertos_hook_stream_buffer_send_from_isr(std::uint32_t sb_id, std::uint32_t bytes,
+                                                                std::uint32_t fill) {
+  TBAND_OBJECT_EVENT(StreamBufferSendFromIsr, encode_stream_buffer_send_from_isr, kTsU32U32U32, sb_id, bytes, fill, 0,
+                     sb_id, bytes, fill);
+}
+extern "C" void tband_freertos_hook_stream_buffer_send_failed(std::uint32_t sb_id) {
+  trace_hook(kTsValue | enc::StreamBufferSendFailed::kId, sb_id, 0);
+}
+extern "C" void tband_freertos_hook_stream_buffer_receive(std::uint32_t sb_id, std::uint32_t bytes,
+                                                          std::uint32_t fill) {
+  TBAND_OBJECT_EVENT(StreamBufferReceive, encode_stream_buffer_receive, kTsU32U32U32, sb_id, bytes, fill, 0, sb_id,
+                     bytes, fill);
+}
+extern "C" void tband_freertos_hook_stream_buffer_receive_from_isr(std::uint32_t sb_id, std::uint32_t bytes,
+                                                                   std::uint32_t fill) {
+  TBAND_OBJECT_EVENT(StreamBufferReceiveFromIsr, encode_stream_buffer_receive_from_isr, kTsU32U32U32, sb_id, bytes,
+                     fill, 0, sb_id, bytes, fill);
+}
+extern "C" void tband_freertos_hook_stream_buffer_receive_failed(std::uint32_t sb_id) {
+  trace_hook(kTsValue | enc::StreamBufferReceiveFailed::kId, sb_id, 0);
+}
+extern "C" void tband_freertos_hook_block_on_stream_buffer_send(std::uint32_t sb_id, std::uint32_t ticks_to_wait) {
+  trace_hook(kTsValueU32 | enc::CurtaskBlockOnStreamBufferSend::kId, sb_id, ticks_to_wait);
+}
+extern "C" void tband_freertos_hook_block_on_stream_buffer_receive(std::uint32_t sb_id, std::uint32_t ticks_to_wait) {
+  trace_hook(kTsValueU32 | enc::CurtaskBlockOnStreamBufferReceive::kId, sb_id, ticks_to_wait);
+}
+
+#endif  // TBAND_FREERTOS_STREAM_BUFFERS_ON
 
 // ---- Task-local markers ------------------------------------------------------------
 

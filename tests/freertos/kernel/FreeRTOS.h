@@ -348,6 +348,51 @@ BaseType_t xPortGetCoreID(void);
 #ifndef traceEVENT_GROUP_DELETE
 #define traceEVENT_GROUP_DELETE(xEventGroup)
 #endif
+/* Stream and message buffers (V10 names the type parameter xIsMessageBuffer). */
+#ifndef traceSTREAM_BUFFER_CREATE_FAILED
+#define traceSTREAM_BUFFER_CREATE_FAILED(xStreamBufferType)
+#endif
+#ifndef traceSTREAM_BUFFER_CREATE_STATIC_FAILED
+#define traceSTREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xStreamBufferType)
+#endif
+#ifndef traceSTREAM_BUFFER_CREATE
+#define traceSTREAM_BUFFER_CREATE(pxStreamBuffer, xStreamBufferType)
+#endif
+#ifndef traceSTREAM_BUFFER_DELETE
+#define traceSTREAM_BUFFER_DELETE(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_RESET
+#define traceSTREAM_BUFFER_RESET(xStreamBuffer)
+#endif
+#ifndef traceBLOCKING_ON_STREAM_BUFFER_SEND
+#define traceBLOCKING_ON_STREAM_BUFFER_SEND(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_SEND
+#define traceSTREAM_BUFFER_SEND(xStreamBuffer, xBytesSent)
+#endif
+#ifndef traceSTREAM_BUFFER_SEND_FAILED
+#define traceSTREAM_BUFFER_SEND_FAILED(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_SEND_FROM_ISR
+#define traceSTREAM_BUFFER_SEND_FROM_ISR(xStreamBuffer, xBytesSent)
+#endif
+#ifndef traceBLOCKING_ON_STREAM_BUFFER_RECEIVE
+#define traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE
+#define traceSTREAM_BUFFER_RECEIVE(xStreamBuffer, xReceivedLength)
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE_FAILED
+#define traceSTREAM_BUFFER_RECEIVE_FAILED(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE_FROM_ISR
+#define traceSTREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
+#endif
+#if STANDIN_KERNEL_VERSION >= 11
+#ifndef traceSTREAM_BUFFER_RESET_FROM_ISR
+#define traceSTREAM_BUFFER_RESET_FROM_ISR(xStreamBuffer)
+#endif
+#endif
 
 #if STANDIN_KERNEL_VERSION >= 11
 /* V11: a pair per API function; the ones the stand-in's functions call. */
