@@ -128,6 +128,13 @@ class TraceInterpreter {
     std::string name;
     std::uint8_t kind = 0;  // FrStreamBufferKind
   };
+  struct Timer {
+    TrackId track = 0;  // "<timer> (timer)" slices
+    std::string name;
+    std::uint32_t period = 0;  // ticks
+    bool auto_reload = false;
+    bool active = false;  // an "Active" slice is open
+  };
   struct Queue {
     TrackId track = 0;
     bool track_is_mutex = false;
@@ -266,6 +273,12 @@ class TraceInterpreter {
   void handle(const StreamBufferReceiveFromIsr& e, Context& c);
   void handle(const CurtaskBlockOnStreamBufferSend& e, Context& c);
   void handle(const CurtaskBlockOnStreamBufferReceive& e, Context& c);
+  // FreeRTOS software timers (freertos_timers.cpp)
+  void handle(const TimerCreated& e, Context& c);
+  void handle(const TimerName& e, Context& c);
+  void handle(const TimerCommandSend& e, Context& c);
+  void handle(const TimerCommandReceived& e, Context& c);
+  void handle(const TimerExpired& e, Context& c);
 
   void generic_instant(const Event& event, Context& c);
   void dispatch(const Event& event, Context& c);
@@ -317,6 +330,10 @@ class TraceInterpreter {
   std::string stream_buffer_label(std::uint32_t id);
   void stream_buffer_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill);
   void block_on_stream_buffer(Context& c, std::string_view event_name, std::string state);
+  Timer& timer(std::uint32_t id);
+  std::string timer_label(std::uint32_t id);
+  void timer_start(Timer& t, std::uint64_t ts_ns);
+  void timer_stop(Timer& t, std::uint64_t ts_ns);
   void finish_freertos();
   void name_stats();
   void name_queue_stats();
@@ -335,6 +352,7 @@ class TraceInterpreter {
   IdMap<Queue> queues_;
   IdMap<EventGroup> event_groups_;
   IdMap<StreamBuffer> stream_buffers_;
+  IdMap<Timer> timers_;
   TrackId diagnostics_track_ = 0;
   std::uint64_t ns_per_ts_ = 1;
   bool have_resolution_ = false;

@@ -109,6 +109,11 @@ BENCH_HOOK_LOOPS(stream_buffer_receive_from_isr, tband_freertos_hook_stream_buff
 BENCH_HOOK_LOOPS(block_on_stream_buffer_receive, tband_freertos_hook_block_on_stream_buffer_receive(1, 100))
 BENCH_HOOK_LOOPS(stream_buffer_receive_failed, tband_freertos_hook_stream_buffer_receive_failed(1))
 
+// Software timers (a command sent and received, an expiry).
+BENCH_HOOK_LOOPS(timer_command_send, tband_freertos_hook_timer_command_send(1, 1, 100, true))
+BENCH_HOOK_LOOPS(timer_command_received, tband_freertos_hook_timer_command_received(1, 1, 100))
+BENCH_HOOK_LOOPS(timer_expired, tband_freertos_hook_timer_expired(1))
+
 // Task-local markers (of the task switched in last).
 BENCH_HOOK_LOOPS(task_evtmarker, tband_freertos_task_evtmarker(5, "go"))
 BENCH_HOOK_LOOPS(task_evtmarker_begin, tband_freertos_task_evtmarker_begin(5, "acq"))
@@ -163,6 +168,9 @@ void run_all(std::uint32_t calls) {
   BENCH_RUN(stream_buffer_receive_from_isr, calls);
   BENCH_RUN(block_on_stream_buffer_receive, calls);
   BENCH_RUN(stream_buffer_receive_failed, calls);
+  BENCH_RUN(timer_command_send, calls);
+  BENCH_RUN(timer_command_received, calls);
+  BENCH_RUN(timer_expired, calls);
   BENCH_RUN(task_evtmarker, calls);
   BENCH_RUN(task_evtmarker_begin, calls);
   BENCH_RUN(task_evtmarker_end, calls);

@@ -211,7 +211,8 @@ extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint
 
 // ---- Events with more fields than trace_hook() takes -------------------------------
 
-#if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON || TBAND_FREERTOS_STREAM_BUFFERS_ON
+#if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON || TBAND_FREERTOS_STREAM_BUFFERS_ON || \
+    TBAND_FREERTOS_TIMERS_ON
 
 #include "user_hook.hpp"
 
@@ -265,6 +266,8 @@ constexpr std::uint32_t kTsU32U32U32 = enc::field_spec(Width::kU64, Width::kU32,
 constexpr std::uint32_t kTsU32U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU8);
 constexpr std::uint32_t kTsU32U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU32);
 constexpr std::uint32_t kTsU8 = enc::field_spec(Width::kU64, Width::kU8);
+constexpr std::uint32_t kTs = enc::field_spec(Width::kU64);
+constexpr std::uint32_t kTsU32U8U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU32, Width::kU8);
 
 }  // namespace
 
@@ -430,6 +433,54 @@ extern "C" void tband_freertos_hook_block_on_stream_buffer_receive(std::uint32_t
 }
 
 #endif  // TBAND_FREERTOS_STREAM_BUFFERS_ON
+
+// ---- Software timers ---------------------------------------------------------------
+
+#if TBAND_FREERTOS_TIMERS_ON
+
+namespace {
+std::atomic<std::uint32_t> g_next_timer_id{1};
+
+// The kernel's tmrCOMMAND_* are the schema's command values.
+__attribute__((always_inline)) inline enc::FrTimerCommand timer_command(std::uint32_t command) noexcept {
+  return static_cast<enc::FrTimerCommand>(static_cast<std::uint8_t>(command));
+}
+}  // namespace
+
+extern "C" std::uint32_t tband_freertos_hook_timer_id() { return next_id(g_next_timer_id); }
+extern "C" void tband_freertos_hook_timer_created(std::uint32_t timer_id, std::uint32_t period, bool auto_reload) {
+  TBAND_OBJECT_EVENT(TimerCreated, encode_timer_created, kTsU32U32U8, timer_id, period, auto_reload ? 1u : 0u, 0,
+                     timer_id, period, auto_reload);
+}
+extern "C" void tband_freertos_hook_timer_name(std::uint32_t timer_id, const char* name) {
+  trace_hook(kMetaValueStr | enc::TimerName::kId, timer_id, as_payload(name));
+}
+// No field but the timestamp: TBAND_OBJECT_EVENT's encoder call needs one.
+extern "C" void tband_freertos_hook_timer_create_failed() {
+#if defined(__OPTIMIZE_SIZE__)
+  trace_fields(kTs | enc::TimerCreateFailed::kId, 0, 0, 0, 0);
+#else
+  trace_user_event_inline<enc::TimerCreateFailed>(
+      [&](std::uint8_t* out, std::uint64_t ts) __attribute__((always_inline)) {
+        return enc::encode_timer_create_failed(out, ts);
+      });
+#endif
+}
+extern "C" void tband_freertos_hook_timer_command_send(std::uint32_t timer_id, std::uint32_t command,
+                                                       std::uint32_t value, bool sent) {
+  TBAND_OBJECT_EVENT(TimerCommandSend, encode_timer_command_send, kTsU32U8U32U8, timer_id, command, value,
+                     sent ? 1u : 0u, timer_id, timer_command(command), value, sent);
+}
+extern "C" void tband_freertos_hook_timer_command_received(std::uint32_t timer_id, std::uint32_t command,
+                                                           std::uint32_t value) {
+  TBAND_OBJECT_EVENT(TimerCommandReceived, encode_timer_command_received, kTsU32U8U32, timer_id, command, value, 0,
+                     timer_id, timer_command(command), value);
+}
+extern "C" void tband_freertos_hook_timer_expired(std::uint32_t timer_id) {
+  trace_hook(kTsValue | enc::TimerExpired::kId, timer_id, 0);
+}
+
+#endif  // TBAND_FREERTOS_TIMERS_ON
 
 // ---- Task-local markers ------------------------------------------------------------
 

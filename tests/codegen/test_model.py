@@ -95,6 +95,12 @@ SEED_INDEX = {
     "stream_buffer_send_failed": (0x9C, False, 16, False),
     "stream_buffer_receive_failed": (0x9D, False, 16, False),
     "stream_buffer_create_failed": (0x9E, False, 12, False),
+    "timer_created": (0xA0, False, 22, False),
+    "timer_name": (0xA1, True, 6, True),
+    "timer_create_failed": (0xA2, False, 11, False),
+    "timer_command_send": (0xA3, False, 23, False),
+    "timer_command_received": (0xA4, False, 22, False),
+    "timer_expired": (0xA5, False, 16, False),
 }
 
 

@@ -83,7 +83,7 @@ def check(cc: str, flags: list[str], tools: tuple[str, str], out: Path) -> list[
                 if re.search(r"tband", symbols, re.IGNORECASE):
                     errors.append(f"{label}: names tband: {symbols}")
             traced_code, traced_symbols = prints["traced"]
-            if source != "timers.c" and (traced_code == base[0] or "tband_freertos_hook_" not in traced_symbols):
+            if traced_code == base[0] or "tband_freertos_hook_" not in traced_symbols:
                 errors.append(f"{Path(cc).name} V{version} {source}: with tracing on the kernel should call tband")
             print(f"{Path(cc).name} {' '.join(flags)} V{version} {source}: tracing off ({', '.join(off)}) = "
                   f"no tband: {'same' if len(errors) == known else 'DIFFERENT'}; on: "

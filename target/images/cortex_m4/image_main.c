@@ -121,6 +121,14 @@ int main(void) {
   tband_freertos_hook_block_on_stream_buffer_receive(buffer, 100);
   tband_freertos_hook_stream_buffer_reset(buffer);
   tband_freertos_hook_stream_buffer_deleted(buffer);
+  /* Image (d): software timers. */
+  const uint32_t timer = tband_freertos_hook_timer_id();
+  tband_freertos_hook_timer_created(timer, 100, true);
+  tband_freertos_hook_timer_name(timer, "blink");
+  tband_freertos_hook_timer_create_failed();
+  tband_freertos_hook_timer_command_send(timer, 1, 0, true);
+  tband_freertos_hook_timer_command_received(timer, 1, 0);
+  tband_freertos_hook_timer_expired(timer);
 #endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1
   (void)tband_stop_snapshot();

@@ -17,8 +17,9 @@
  * tband_configFREERTOS_TASK_TRACE_ENABLE (scheduling: switches, states,
  * priorities, blocking), tband_configFREERTOS_QUEUE_TRACE_ENABLE (queue
  * traffic), tband_configFREERTOS_NOTIFY_TRACE_ENABLE,
- * tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE and
- * tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE (those objects). Task and
+ * tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE,
+ * tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE and
+ * tband_configFREERTOS_TIMER_TRACE_ENABLE (those objects). Task and
  * queue ids and names are kept whatever the task and queue switches say.
  * Switched off, no trace* macro is defined (the kernel keeps its empty ones)
  * and the API macros expand to nothing and evaluate no argument. */
@@ -28,10 +29,11 @@
 #define TBAND_FREERTOS_ON (tband_configENABLE == 1 && tband_configFREERTOS_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_TASKS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_TASK_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_QUEUES_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1)
-/* Task notifications, event groups and stream buffers, each with its own switch. */
+/* Task notifications, event groups, stream buffers and timers, each with its own switch. */
 #define TBAND_FREERTOS_NOTIFY_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_NOTIFY_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_EVENT_GROUPS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_STREAM_BUFFERS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE == 1)
+#define TBAND_FREERTOS_TIMERS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_TIMER_TRACE_ENABLE == 1)
 /* Task-local markers belong to the task running on the core; the tracer
  * knows it from the task switches, so they need task tracing. */
 #define TBAND_FREERTOS_MARKERS_ON (TBAND_FREERTOS_TASKS_ON && tband_configMARKER_TRACE_ENABLE == 1)
@@ -136,6 +138,19 @@ void tband_freertos_hook_stream_buffer_receive_from_isr(uint32_t sb_id, uint32_t
 void tband_freertos_hook_stream_buffer_receive_failed(uint32_t sb_id);
 void tband_freertos_hook_block_on_stream_buffer_send(uint32_t sb_id, uint32_t ticks_to_wait);
 void tband_freertos_hook_block_on_stream_buffer_receive(uint32_t sb_id, uint32_t ticks_to_wait);
+#endif
+
+#if TBAND_FREERTOS_TIMERS_ON
+/* A new timer's id, then its events (as for stream buffers). command: the
+ * kernel's tmrCOMMAND_* (the schema's FrTimerCommand values); sent: the
+ * command went into the timer queue. */
+uint32_t tband_freertos_hook_timer_id(void);
+void tband_freertos_hook_timer_created(uint32_t timer_id, uint32_t period, bool auto_reload);
+void tband_freertos_hook_timer_name(uint32_t timer_id, const char* name);
+void tband_freertos_hook_timer_create_failed(void);
+void tband_freertos_hook_timer_command_send(uint32_t timer_id, uint32_t command, uint32_t value, bool sent);
+void tband_freertos_hook_timer_command_received(uint32_t timer_id, uint32_t command, uint32_t value);
+void tband_freertos_hook_timer_expired(uint32_t timer_id);
 #endif
 
 /* ---- Task-local markers: like the global markers, but each belongs to the
@@ -548,5 +563,33 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
   tband_freertos_hook_block_on_stream_buffer_receive((uint32_t)(xStreamBuffer)->uxStreamBufferNumber, \
                                                      (uint32_t)xTicksToWait)
 #endif /* TBAND_FREERTOS_STREAM_BUFFERS_ON */
+
+/* ---- Software timers (timer tracing) ----
+ * timers.c, V10 and V11 alike. The timer's id lives in its uxTimerNumber
+ * (configUSE_TRACE_FACILITY); its name is the one it was created with
+ * (pcTimerName), sent then. A command is traced where a task or an interrupt
+ * sends it (xReturn: whether it went into the timer queue) and where the
+ * timer task takes it from the queue, before carrying it out; an expiry
+ * before the timer task calls the callback. */
+#if TBAND_FREERTOS_TIMERS_ON
+#define traceTIMER_CREATE(pxNewTimer)                                                                     \
+  do {                                                                                                    \
+    (pxNewTimer)->uxTimerNumber = (UBaseType_t)tband_freertos_hook_timer_id();                            \
+    tband_freertos_hook_timer_created((uint32_t)(pxNewTimer)->uxTimerNumber,                              \
+                                      (uint32_t)(pxNewTimer)->xTimerPeriodInTicks,                        \
+                                      ((pxNewTimer)->ucStatus & tmrSTATUS_IS_AUTORELOAD) != 0);           \
+    if ((pxNewTimer)->pcTimerName != NULL) {                                                              \
+      tband_freertos_hook_timer_name((uint32_t)(pxNewTimer)->uxTimerNumber, (pxNewTimer)->pcTimerName);  \
+    }                                                                                                     \
+  } while (0)
+#define traceTIMER_CREATE_FAILED() tband_freertos_hook_timer_create_failed()
+#define traceTIMER_COMMAND_SEND(xTimer, xMessageID, xMessageValueValue, xReturn)                              \
+  tband_freertos_hook_timer_command_send((uint32_t)(xTimer)->uxTimerNumber, (uint32_t)(xMessageID),          \
+                                         (uint32_t)(xMessageValueValue), (xReturn) != pdFAIL)
+#define traceTIMER_COMMAND_RECEIVED(pxTimer, xMessageID, xMessageValue)                                       \
+  tband_freertos_hook_timer_command_received((uint32_t)(pxTimer)->uxTimerNumber, (uint32_t)(xMessageID),     \
+                                             (uint32_t)(xMessageValue))
+#define traceTIMER_EXPIRED(pxTimer) tband_freertos_hook_timer_expired((uint32_t)(pxTimer)->uxTimerNumber)
+#endif /* TBAND_FREERTOS_TIMERS_ON */
 
 #endif /* kernel trace macros */

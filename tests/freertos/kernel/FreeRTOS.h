@@ -289,6 +289,18 @@ BaseType_t xPortGetCoreID(void);
 #ifndef traceTIMER_CREATE
 #define traceTIMER_CREATE(pxNewTimer)
 #endif
+#ifndef traceTIMER_CREATE_FAILED
+#define traceTIMER_CREATE_FAILED()
+#endif
+#ifndef traceTIMER_COMMAND_SEND
+#define traceTIMER_COMMAND_SEND(xTimer, xMessageID, xMessageValueValue, xReturn)
+#endif
+#ifndef traceTIMER_EXPIRED
+#define traceTIMER_EXPIRED(pxTimer)
+#endif
+#ifndef traceTIMER_COMMAND_RECEIVED
+#define traceTIMER_COMMAND_RECEIVED(pxTimer, xMessageID, xMessageValue)
+#endif
 #ifndef traceQUEUE_REGISTRY_ADD
 #define traceQUEUE_REGISTRY_ADD(xQueue, pcQueueName)
 #endif
