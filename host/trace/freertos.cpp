@@ -116,6 +116,7 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
   next.running_on = c.origin.core;
   next.switched_out_state = "Ready";
   next.switched_out_kind = TaskStateKind::kReady;
+  next.blocked_on_stream_buffer = false;
   c.core.current_task = e.task_id;
   // Every task, the idle task too: a gap would look like the core ran
   // something unknown.

@@ -49,7 +49,12 @@ void TraceInterpreter::handle(const CurtaskBlockOnNotifyTake& e, Context& c) {
   block_current(c, "curtask_block_on_notify_take", "Blocked: take notification" + notify_index(e.index));
 }
 
+// Stream buffers block in a notification wait: the task keeps the state
+// the stream buffer gave it.
 void TraceInterpreter::handle(const CurtaskBlockOnNotifyWait& e, Context& c) {
+  if (c.core.current_task && task(*c.core.current_task).blocked_on_stream_buffer) {
+    return;
+  }
   block_current(c, "curtask_block_on_notify_wait", "Blocked: wait for notification" + notify_index(e.index));
 }
 
@@ -60,7 +65,8 @@ void TraceInterpreter::handle(const CurtaskNotifyTake& e, Context& c) {
 }
 
 void TraceInterpreter::handle(const CurtaskNotifyWait& e, Context& c) {
-  if (current_task(c, "curtask_notify_wait") != nullptr) {
+  if (Task* t = current_task(c, "curtask_notify_wait")) {
+    t->blocked_on_stream_buffer = false;  // its wait, if it was one, is over
     notify_value(*c.core.current_task, e.index, c.ts_ns, e.value_after);
   }
 }

@@ -115,10 +115,25 @@ class TraceInterpreter {
     IdMap<ValueMarker> value_markers;
     IdMap<std::string> marker_names, value_marker_names;  // names that came before first use
     std::vector<TrackId> notify_tracks;  // "Notification value" counters, by index (0: none yet)
+    // Blocked on a stream buffer: the notification wait the kernel blocks in
+    // keeps that state (cleared when the task runs again).
+    bool blocked_on_stream_buffer = false;
   };
   struct EventGroup {
     TrackId track = 0;  // "<group> bits" counter
     std::string name;
+  };
+  struct StreamBuffer {
+    TrackId track = 0;  // "<buffer> fill" counter
+    std::string name;
+    std::uint8_t kind = 0;  // FrStreamBufferKind
+  };
+  struct Timer {
+    TrackId track = 0;  // "<timer> (timer)" slices
+    std::string name;
+    std::uint32_t period = 0;  // ticks
+    bool auto_reload = false;
+    bool active = false;  // an "Active" slice is open
   };
   struct Queue {
     TrackId track = 0;
@@ -248,6 +263,22 @@ class TraceInterpreter {
   void handle(const EventGroupClearBits& e, Context& c);
   void handle(const CurtaskBlockOnEventGroupWait& e, Context& c);
   void handle(const CurtaskBlockOnEventGroupSync& e, Context& c);
+  // FreeRTOS stream and message buffers (freertos_stream_buffers.cpp)
+  void handle(const StreamBufferCreated& e, Context& c);
+  void handle(const StreamBufferName& e, Context& c);
+  void handle(const StreamBufferReset& e, Context& c);
+  void handle(const StreamBufferSend& e, Context& c);
+  void handle(const StreamBufferSendFromIsr& e, Context& c);
+  void handle(const StreamBufferReceive& e, Context& c);
+  void handle(const StreamBufferReceiveFromIsr& e, Context& c);
+  void handle(const CurtaskBlockOnStreamBufferSend& e, Context& c);
+  void handle(const CurtaskBlockOnStreamBufferReceive& e, Context& c);
+  // FreeRTOS software timers (freertos_timers.cpp)
+  void handle(const TimerCreated& e, Context& c);
+  void handle(const TimerName& e, Context& c);
+  void handle(const TimerCommandSend& e, Context& c);
+  void handle(const TimerCommandReceived& e, Context& c);
+  void handle(const TimerExpired& e, Context& c);
 
   void generic_instant(const Event& event, Context& c);
   void dispatch(const Event& event, Context& c);
@@ -296,6 +327,13 @@ class TraceInterpreter {
   EventGroup& event_group(std::uint32_t id);
   std::string event_group_label(std::uint32_t id);
   void event_group_bits(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t value);
+  std::string stream_buffer_label(std::uint32_t id);
+  void stream_buffer_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill);
+  void block_on_stream_buffer(Context& c, std::string_view event_name, std::string state);
+  Timer& timer(std::uint32_t id);
+  std::string timer_label(std::uint32_t id);
+  void timer_start(Timer& t, std::uint64_t ts_ns);
+  void timer_stop(Timer& t, std::uint64_t ts_ns);
   void finish_freertos();
   void name_stats();
   void name_queue_stats();
@@ -313,6 +351,8 @@ class TraceInterpreter {
   IdMap<Task> tasks_;
   IdMap<Queue> queues_;
   IdMap<EventGroup> event_groups_;
+  IdMap<StreamBuffer> stream_buffers_;
+  IdMap<Timer> timers_;
   TrackId diagnostics_track_ = 0;
   std::uint64_t ns_per_ts_ = 1;
   bool have_resolution_ = false;

@@ -100,6 +100,20 @@ BENCH_HOOK_LOOPS(event_group_set_bits_from_isr, tband_freertos_hook_event_group_
 BENCH_HOOK_LOOPS(block_on_event_group_wait, tband_freertos_hook_block_on_event_group_wait(1, 0x05, 100))
 BENCH_HOOK_LOOPS(event_group_wait_end, tband_freertos_hook_event_group_wait_end(1, 0x05, false))
 
+// Stream and message buffers (a send and a receive with the fill after, from
+// a task and an interrupt, a blocking receive, a failed read).
+BENCH_HOOK_LOOPS(stream_buffer_send, tband_freertos_hook_stream_buffer_send(1, 16, 40))
+BENCH_HOOK_LOOPS(stream_buffer_send_from_isr, tband_freertos_hook_stream_buffer_send_from_isr(1, 16, 40))
+BENCH_HOOK_LOOPS(stream_buffer_receive, tband_freertos_hook_stream_buffer_receive(1, 16, 24))
+BENCH_HOOK_LOOPS(stream_buffer_receive_from_isr, tband_freertos_hook_stream_buffer_receive_from_isr(1, 16, 24))
+BENCH_HOOK_LOOPS(block_on_stream_buffer_receive, tband_freertos_hook_block_on_stream_buffer_receive(1, 100))
+BENCH_HOOK_LOOPS(stream_buffer_receive_failed, tband_freertos_hook_stream_buffer_receive_failed(1))
+
+// Software timers (a command sent and received, an expiry).
+BENCH_HOOK_LOOPS(timer_command_send, tband_freertos_hook_timer_command_send(1, 1, 100, true))
+BENCH_HOOK_LOOPS(timer_command_received, tband_freertos_hook_timer_command_received(1, 1, 100))
+BENCH_HOOK_LOOPS(timer_expired, tband_freertos_hook_timer_expired(1))
+
 // Task-local markers (of the task switched in last).
 BENCH_HOOK_LOOPS(task_evtmarker, tband_freertos_task_evtmarker(5, "go"))
 BENCH_HOOK_LOOPS(task_evtmarker_begin, tband_freertos_task_evtmarker_begin(5, "acq"))
@@ -148,6 +162,15 @@ void run_all(std::uint32_t calls) {
   BENCH_RUN(event_group_set_bits_from_isr, calls);
   BENCH_RUN(block_on_event_group_wait, calls);
   BENCH_RUN(event_group_wait_end, calls);
+  BENCH_RUN(stream_buffer_send, calls);
+  BENCH_RUN(stream_buffer_send_from_isr, calls);
+  BENCH_RUN(stream_buffer_receive, calls);
+  BENCH_RUN(stream_buffer_receive_from_isr, calls);
+  BENCH_RUN(block_on_stream_buffer_receive, calls);
+  BENCH_RUN(stream_buffer_receive_failed, calls);
+  BENCH_RUN(timer_command_send, calls);
+  BENCH_RUN(timer_command_received, calls);
+  BENCH_RUN(timer_expired, calls);
   BENCH_RUN(task_evtmarker, calls);
   BENCH_RUN(task_evtmarker_begin, calls);
   BENCH_RUN(task_evtmarker_end, calls);

@@ -136,6 +136,10 @@ FREERTOS_GROUPS = {
     "notifications": ["task_notify", "task_notify_from_isr", "block_on_notify_take", "notify_take", "notify_wait"],
     "event groups": ["event_group_set_bits", "event_group_clear_bits", "event_group_set_bits_from_isr",
                      "block_on_event_group_wait", "event_group_wait_end"],
+    "stream buffers": ["stream_buffer_send", "stream_buffer_send_from_isr", "stream_buffer_receive",
+                       "stream_buffer_receive_from_isr", "block_on_stream_buffer_receive",
+                       "stream_buffer_receive_failed"],
+    "timers": ["timer_command_send", "timer_command_received", "timer_expired"],
     "task-local markers": ["task_evtmarker", "task_evtmarker_begin", "task_evtmarker_end", "task_valmarker"],
 }
 CREATION_CALLS = 16  # bench::kCreationCalls

@@ -211,7 +211,8 @@ extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint
 
 // ---- Events with more fields than trace_hook() takes -------------------------------
 
-#if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON
+#if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON || TBAND_FREERTOS_STREAM_BUFFERS_ON || \
+    TBAND_FREERTOS_TIMERS_ON
 
 #include "user_hook.hpp"
 
@@ -263,6 +264,10 @@ constexpr std::uint32_t kTsU8U8U32U32 =
     enc::field_spec(Width::kU64, Width::kU8, Width::kU8, Width::kU32, Width::kU32);
 constexpr std::uint32_t kTsU32U32U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU32);
 constexpr std::uint32_t kTsU32U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU8);
+constexpr std::uint32_t kTsU32U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU32);
+constexpr std::uint32_t kTsU8 = enc::field_spec(Width::kU64, Width::kU8);
+constexpr std::uint32_t kTs = enc::field_spec(Width::kU64);
+constexpr std::uint32_t kTsU32U8U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU32, Width::kU8);
 
 }  // namespace
 
@@ -361,6 +366,121 @@ extern "C" void tband_freertos_hook_event_group_wait_end(std::uint32_t group_id,
 }
 
 #endif  // TBAND_FREERTOS_EVENT_GROUPS_ON
+
+// ---- Stream and message buffers ----------------------------------------------------
+
+#if TBAND_FREERTOS_STREAM_BUFFERS_ON
+
+namespace {
+std::atomic<std::uint32_t> g_next_stream_buffer_id{1};
+
+// The kernel's buffer types are the schema's kinds (V10's xIsMessageBuffer
+// is pdFALSE or pdTRUE, V11's sbTYPE_* 0, 1 or 2).
+__attribute__((always_inline)) inline enc::FrStreamBufferKind sb_kind(std::uint32_t kind) noexcept {
+  return static_cast<enc::FrStreamBufferKind>(static_cast<std::uint8_t>(kind));
+}
+}  // namespace
+
+extern "C" std::uint32_t tband_freertos_hook_stream_buffer_id() { return next_id(g_next_stream_buffer_id); }
+extern "C" void tband_freertos_hook_stream_buffer_created(std::uint32_t sb_id, std::uint32_t kind,
+                                                          std::uint32_t size) {
+  TBAND_OBJECT_EVENT(StreamBufferCreated, encode_stream_buffer_created, kTsU32U8U32, sb_id, kind, size, 0, sb_id,
+                     sb_kind(kind), size);
+}
+extern "C" void tband_freertos_hook_stream_buffer_create_failed(std::uint32_t kind) {
+  TBAND_OBJECT_EVENT(StreamBufferCreateFailed, encode_stream_buffer_create_failed, kTsU8, kind, 0, 0, 0,
+                     sb_kind(kind));
+}
+extern "C" void tband_freertos_hook_stream_buffer_name(std::uint32_t sb_id, const char* name) {
+  trace_hook(kMetaValueStr | enc::StreamBufferName::kId, sb_id, as_payload(name));
+}
+extern "C" void tband_freertos_hook_stream_buffer_deleted(std::uint32_t sb_id) {
+  trace_hook(kTsValue | enc::StreamBufferDeleted::kId, sb_id, 0);
+}
+extern "C" void tband_freertos_hook_stream_buffer_reset(std::uint32_t sb_id) {
+  trace_hook(kTsValue | enc::StreamBufferReset::kId, sb_id, 0);
+}
+extern "C" void tband_freertos_hook_stream_buffer_send(std::uint32_t sb_id, std::uint32_t bytes, std::uint32_t fill) {
+  TBAND_OBJECT_EVENT(StreamBufferSend, encode_stream_buffer_send, kTsU32U32U32, sb_id, bytes, fill, 0, sb_id, bytes,
+                     fill);
+}
+extern "C" void tband_freertos_hook_stream_buffer_send_from_isr(std::uint32_t sb_id, std::uint32_t bytes,
+                                                                std::uint32_t fill) {
+  TBAND_OBJECT_EVENT(StreamBufferSendFromIsr, encode_stream_buffer_send_from_isr, kTsU32U32U32, sb_id, bytes, fill, 0,
+                     sb_id, bytes, fill);
+}
+extern "C" void tband_freertos_hook_stream_buffer_send_failed(std::uint32_t sb_id) {
+  trace_hook(kTsValue | enc::StreamBufferSendFailed::kId, sb_id, 0);
+}
+extern "C" void tband_freertos_hook_stream_buffer_receive(std::uint32_t sb_id, std::uint32_t bytes,
+                                                          std::uint32_t fill) {
+  TBAND_OBJECT_EVENT(StreamBufferReceive, encode_stream_buffer_receive, kTsU32U32U32, sb_id, bytes, fill, 0, sb_id,
+                     bytes, fill);
+}
+extern "C" void tband_freertos_hook_stream_buffer_receive_from_isr(std::uint32_t sb_id, std::uint32_t bytes,
+                                                                   std::uint32_t fill) {
+  TBAND_OBJECT_EVENT(StreamBufferReceiveFromIsr, encode_stream_buffer_receive_from_isr, kTsU32U32U32, sb_id, bytes,
+                     fill, 0, sb_id, bytes, fill);
+}
+extern "C" void tband_freertos_hook_stream_buffer_receive_failed(std::uint32_t sb_id) {
+  trace_hook(kTsValue | enc::StreamBufferReceiveFailed::kId, sb_id, 0);
+}
+extern "C" void tband_freertos_hook_block_on_stream_buffer_send(std::uint32_t sb_id, std::uint32_t ticks_to_wait) {
+  trace_hook(kTsValueU32 | enc::CurtaskBlockOnStreamBufferSend::kId, sb_id, ticks_to_wait);
+}
+extern "C" void tband_freertos_hook_block_on_stream_buffer_receive(std::uint32_t sb_id, std::uint32_t ticks_to_wait) {
+  trace_hook(kTsValueU32 | enc::CurtaskBlockOnStreamBufferReceive::kId, sb_id, ticks_to_wait);
+}
+
+#endif  // TBAND_FREERTOS_STREAM_BUFFERS_ON
+
+// ---- Software timers ---------------------------------------------------------------
+
+#if TBAND_FREERTOS_TIMERS_ON
+
+namespace {
+std::atomic<std::uint32_t> g_next_timer_id{1};
+
+// The kernel's tmrCOMMAND_* are the schema's command values.
+__attribute__((always_inline)) inline enc::FrTimerCommand timer_command(std::uint32_t command) noexcept {
+  return static_cast<enc::FrTimerCommand>(static_cast<std::uint8_t>(command));
+}
+}  // namespace
+
+extern "C" std::uint32_t tband_freertos_hook_timer_id() { return next_id(g_next_timer_id); }
+extern "C" void tband_freertos_hook_timer_created(std::uint32_t timer_id, std::uint32_t period, bool auto_reload) {
+  TBAND_OBJECT_EVENT(TimerCreated, encode_timer_created, kTsU32U32U8, timer_id, period, auto_reload ? 1u : 0u, 0,
+                     timer_id, period, auto_reload);
+}
+extern "C" void tband_freertos_hook_timer_name(std::uint32_t timer_id, const char* name) {
+  trace_hook(kMetaValueStr | enc::TimerName::kId, timer_id, as_payload(name));
+}
+// No field but the timestamp: TBAND_OBJECT_EVENT's encoder call needs one.
+extern "C" void tband_freertos_hook_timer_create_failed() {
+#if defined(__OPTIMIZE_SIZE__)
+  trace_fields(kTs | enc::TimerCreateFailed::kId, 0, 0, 0, 0);
+#else
+  trace_user_event_inline<enc::TimerCreateFailed>(
+      [&](std::uint8_t* out, std::uint64_t ts) __attribute__((always_inline)) {
+        return enc::encode_timer_create_failed(out, ts);
+      });
+#endif
+}
+extern "C" void tband_freertos_hook_timer_command_send(std::uint32_t timer_id, std::uint32_t command,
+                                                       std::uint32_t value, bool sent) {
+  TBAND_OBJECT_EVENT(TimerCommandSend, encode_timer_command_send, kTsU32U8U32U8, timer_id, command, value,
+                     sent ? 1u : 0u, timer_id, timer_command(command), value, sent);
+}
+extern "C" void tband_freertos_hook_timer_command_received(std::uint32_t timer_id, std::uint32_t command,
+                                                           std::uint32_t value) {
+  TBAND_OBJECT_EVENT(TimerCommandReceived, encode_timer_command_received, kTsU32U8U32, timer_id, command, value, 0,
+                     timer_id, timer_command(command), value);
+}
+extern "C" void tband_freertos_hook_timer_expired(std::uint32_t timer_id) {
+  trace_hook(kTsValue | enc::TimerExpired::kId, timer_id, 0);
+}
+
+#endif  // TBAND_FREERTOS_TIMERS_ON
 
 // ---- Task-local markers ------------------------------------------------------------
 

@@ -3,8 +3,8 @@
 
 For each configuration in target/images/cortex_m4/ (snapshot, streaming,
 freertos: streaming with the FreeRTOS module, its hooks called as the kernel
-would, and freertos_objects: the same calling the hooks of task notifications
-and event groups too) it
+would, and freertos_objects: the same calling the hooks of task notifications,
+event groups, stream buffers and timers too) it
 compiles the tracer (target/src), the Cortex-M4 port and image_main.c with
 arm-none-eabi-gcc/g++ -mcpu=cortex-m4 -mthumb -Os -fno-exceptions -fno-rtti
 -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su, links
@@ -59,7 +59,12 @@ FREERTOS_OBJECT_HOOKS = ["tband_freertos_hook_" + name for name in [
     "task_notify", "task_notify_from_isr", "block_on_notify_take", "block_on_notify_wait", "notify_take",
     "notify_wait", "event_group_created", "event_group_name", "event_group_set_bits", "event_group_clear_bits",
     "event_group_set_bits_from_isr", "event_group_clear_bits_from_isr", "block_on_event_group_wait",
-    "block_on_event_group_sync", "event_group_wait_end", "event_group_deleted"]]
+    "block_on_event_group_sync", "event_group_wait_end", "event_group_deleted", "stream_buffer_id", "stream_buffer_created",
+    "stream_buffer_create_failed", "stream_buffer_name", "stream_buffer_deleted", "stream_buffer_reset",
+    "stream_buffer_send", "stream_buffer_send_from_isr", "stream_buffer_send_failed", "stream_buffer_receive",
+    "stream_buffer_receive_from_isr", "stream_buffer_receive_failed", "block_on_stream_buffer_send",
+    "block_on_stream_buffer_receive", "timer_id", "timer_created", "timer_name", "timer_create_failed",
+    "timer_command_send", "timer_command_received", "timer_expired"]]
 API = {
     "snapshot": ["tband_trigger_snapshot", "tband_stop_snapshot", "tband_reset_snapshot",
                  "tband_get_core_snapshot_buf_amnt", "tband_get_core_snapshot_buf"],
@@ -192,7 +197,7 @@ def short_name(demangled: str) -> str:
 
 
 def object_hook_sizes(folder: Path) -> list[tuple[str, int]]:
-    """Bytes of each task-notification and event-group hook in image (d), and
+    """Bytes of each task-notification, event-group, stream-buffer and timer hook in image (d), and
     of the body the hooks with more than two fields share (trace_fields)."""
     sizes = []
     for line in run(["arm-none-eabi-nm", "-S", "-C", str(folder / "image.elf")]).splitlines():
@@ -254,7 +259,7 @@ def main() -> int:
             images.append(measure(config, variant, build(config, variant, defines, args.gen_dir, args.out_dir)))
     table = markdown(images)
     print(table)
-    print("image (d), bytes per task-notification and event-group hook:")
+    print("image (d), bytes per task-notification, event-group, stream-buffer and timer hook:")
     for name, size in object_hook_sizes(args.out_dir / "freertos_objects-hooks"):
         print(f"  {name}: {size}")
     errors = check_disabled(args.gen_dir, args.out_dir)

@@ -82,6 +82,25 @@ SEED_INDEX = {
     "curtask_block_on_event_group_sync": (0x8F, False, 26, False),
     "curtask_event_group_wait_end": (0x90, False, 22, False),
     "event_group_deleted": (0x91, False, 16, False),
+    "stream_buffer_created": (0x92, False, 22, False),
+    "stream_buffer_name": (0x93, True, 6, True),
+    "stream_buffer_deleted": (0x94, False, 16, False),
+    "stream_buffer_reset": (0x95, False, 16, False),
+    "stream_buffer_send": (0x96, False, 26, False),
+    "stream_buffer_send_from_isr": (0x97, False, 26, False),
+    "stream_buffer_receive": (0x98, False, 26, False),
+    "stream_buffer_receive_from_isr": (0x99, False, 26, False),
+    "curtask_block_on_stream_buffer_send": (0x9A, False, 21, False),
+    "curtask_block_on_stream_buffer_receive": (0x9B, False, 21, False),
+    "stream_buffer_send_failed": (0x9C, False, 16, False),
+    "stream_buffer_receive_failed": (0x9D, False, 16, False),
+    "stream_buffer_create_failed": (0x9E, False, 12, False),
+    "timer_created": (0xA0, False, 22, False),
+    "timer_name": (0xA1, True, 6, True),
+    "timer_create_failed": (0xA2, False, 11, False),
+    "timer_command_send": (0xA3, False, 23, False),
+    "timer_command_received": (0xA4, False, 22, False),
+    "timer_expired": (0xA5, False, 16, False),
 }
 
 
@@ -122,7 +141,10 @@ class RealSchemaTest(unittest.TestCase):
                 (5, "FRQK_QUEUE_SET"),
             ],
         )
-        self.assertEqual(enums["FrStreamBufferKind"], [(0, "FRSBK_STREAM_BUFFER"), (1, "FRSBK_MESSAGE_BUFFER")])
+        self.assertEqual(
+            enums["FrStreamBufferKind"],
+            [(0, "FRSBK_STREAM_BUFFER"), (1, "FRSBK_MESSAGE_BUFFER"), (2, "FRSBK_STREAM_BATCHING_BUFFER")],
+        )
         kind = next(e for e in self.schema.events if e.name == "queue_kind").fields[1]
         self.assertEqual((kind.type.wire, kind.type.enum.name), ("u8", "FrQueueKind"))
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """FreeRTOS tracing switched off compiles to nothing in the kernel.
 
-Compiles the stand-in kernel's files (tasks.c, queue.c, timers.c, event_groups.c; V10 and
-V11) three ways: with a FreeRTOSConfig.h that does not include tband.h at all,
-and with one that does, once with tband_configFREERTOS_TRACE_ENABLE 0 and
-once with tband_configENABLE 0. The objects must be the same: the same
-disassembly with the same relocations, the same symbols, and not one symbol
-naming tband. As a check that the comparison can fail, the kernel with
+Compiles the stand-in kernel's files (tasks.c, queue.c, timers.c,
+event_groups.c, stream_buffer.c; V10 and V11) three ways: with a
+FreeRTOSConfig.h that does not include tband.h at all, and with one that does,
+once with tband_configFREERTOS_TRACE_ENABLE 0 and once with
+tband_configENABLE 0. The objects must be the same: the same disassembly with
+the same relocations, the same symbols, and not one symbol naming tband. The
+files of kernel objects with a switch of their own (event_groups.c,
+stream_buffer.c) must be so too with the module on and those switches off. As a check that the comparison can fail, the kernel with
 FreeRTOS tracing on must differ and call tband. Host gcc -O2, and
 arm-none-eabi-gcc -mcpu=cortex-m4 -Os when given.
 
@@ -22,14 +24,17 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-SOURCES = ["tasks.c", "queue.c", "timers.c", "event_groups.c"]
+SOURCES = ["tasks.c", "queue.c", "timers.c", "event_groups.c", "stream_buffer.c"]
 # name: (FreeRTOSConfig.h folder, tband_config.h folder or None)
 VARIANTS = {
     "untraced": ("untraced", None),
     "module_off": ("single_core", "module_off"),
     "tracer_disabled": ("single_core", "disabled"),
     "traced": ("single_core", "on"),
+    "objects_off": ("single_core", "objects_off"),
 }
+# Files whose every hook has a switch of its own (tband_configs/objects_off).
+OBJECT_SOURCES = {"event_groups.c", "stream_buffer.c"}
 
 
 def run(cmd: list[str]) -> str:
@@ -67,7 +72,8 @@ def check(cc: str, flags: list[str], tools: tuple[str, str], out: Path) -> list[
             prints = {v: fingerprint(objdump, nm, o) for v, o in objects.items()}
             base = prints["untraced"]
             known = len(errors)
-            for variant in ("module_off", "tracer_disabled"):
+            off = ("module_off", "tracer_disabled") + (("objects_off",) if source in OBJECT_SOURCES else ())
+            for variant in off:
                 code, symbols = prints[variant]
                 label = f"{Path(cc).name} V{version} {source} {variant}"
                 if code != base[0]:
@@ -77,9 +83,9 @@ def check(cc: str, flags: list[str], tools: tuple[str, str], out: Path) -> list[
                 if re.search(r"tband", symbols, re.IGNORECASE):
                     errors.append(f"{label}: names tband: {symbols}")
             traced_code, traced_symbols = prints["traced"]
-            if source != "timers.c" and (traced_code == base[0] or "tband_freertos_hook_" not in traced_symbols):
+            if traced_code == base[0] or "tband_freertos_hook_" not in traced_symbols:
                 errors.append(f"{Path(cc).name} V{version} {source}: with tracing on the kernel should call tband")
-            print(f"{Path(cc).name} {' '.join(flags)} V{version} {source}: tracing off (module, tracer) = "
+            print(f"{Path(cc).name} {' '.join(flags)} V{version} {source}: tracing off ({', '.join(off)}) = "
                   f"no tband: {'same' if len(errors) == known else 'DIFFERENT'}; on: "
                   f"{len(re.findall(r'tband_freertos_hook_', traced_symbols))} hook symbols")
     return errors

@@ -106,6 +106,29 @@ int main(void) {
   tband_freertos_hook_block_on_event_group_sync(group, 0x30, 100);
   tband_freertos_hook_event_group_wait_end(group, 0x05, false);
   tband_freertos_hook_event_group_deleted(group);
+  /* Image (d): stream and message buffers. */
+  const uint32_t buffer = tband_freertos_hook_stream_buffer_id();
+  tband_freertos_hook_stream_buffer_created(buffer, 1, 64);
+  tband_freertos_hook_stream_buffer_create_failed(0);
+  tband_freertos_hook_stream_buffer_name(buffer, "uart rx");
+  tband_freertos_hook_stream_buffer_send(buffer, 16, 20);
+  tband_freertos_hook_stream_buffer_send_from_isr(buffer, 16, 40);
+  tband_freertos_hook_stream_buffer_send_failed(buffer);
+  tband_freertos_hook_stream_buffer_receive(buffer, 16, 24);
+  tband_freertos_hook_stream_buffer_receive_from_isr(buffer, 16, 4);
+  tband_freertos_hook_stream_buffer_receive_failed(buffer);
+  tband_freertos_hook_block_on_stream_buffer_send(buffer, 100);
+  tband_freertos_hook_block_on_stream_buffer_receive(buffer, 100);
+  tband_freertos_hook_stream_buffer_reset(buffer);
+  tband_freertos_hook_stream_buffer_deleted(buffer);
+  /* Image (d): software timers. */
+  const uint32_t timer = tband_freertos_hook_timer_id();
+  tband_freertos_hook_timer_created(timer, 100, true);
+  tband_freertos_hook_timer_name(timer, "blink");
+  tband_freertos_hook_timer_create_failed();
+  tband_freertos_hook_timer_command_send(timer, 1, 0, true);
+  tband_freertos_hook_timer_command_received(timer, 1, 0);
+  tband_freertos_hook_timer_expired(timer);
 #endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1
   (void)tband_stop_snapshot();

@@ -15,19 +15,25 @@
  * is said where it matters below and in target/README.md. Switches:
  * tband_configFREERTOS_TRACE_ENABLE (the module), and within it
  * tband_configFREERTOS_TASK_TRACE_ENABLE (scheduling: switches, states,
- * priorities, blocking) and tband_configFREERTOS_QUEUE_TRACE_ENABLE (queue
- * traffic). Ids and names are kept whatever the two say. Switched off, no
- * trace* macro is defined (the kernel keeps its empty ones) and the API
- * macros expand to nothing and evaluate no argument. */
+ * priorities, blocking), tband_configFREERTOS_QUEUE_TRACE_ENABLE (queue
+ * traffic), tband_configFREERTOS_NOTIFY_TRACE_ENABLE,
+ * tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE,
+ * tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE and
+ * tband_configFREERTOS_TIMER_TRACE_ENABLE (those objects). Task and
+ * queue ids and names are kept whatever the task and queue switches say.
+ * Switched off, no trace* macro is defined (the kernel keeps its empty ones)
+ * and the API macros expand to nothing and evaluate no argument. */
 #ifndef TBAND_FREERTOS_H_
 #define TBAND_FREERTOS_H_
 
 #define TBAND_FREERTOS_ON (tband_configENABLE == 1 && tband_configFREERTOS_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_TASKS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_TASK_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_QUEUES_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1)
-/* Task notifications and event groups, each with its own switch. */
+/* Task notifications, event groups, stream buffers and timers, each with its own switch. */
 #define TBAND_FREERTOS_NOTIFY_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_NOTIFY_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_EVENT_GROUPS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE == 1)
+#define TBAND_FREERTOS_STREAM_BUFFERS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE == 1)
+#define TBAND_FREERTOS_TIMERS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_TIMER_TRACE_ENABLE == 1)
 /* Task-local markers belong to the task running on the core; the tracer
  * knows it from the task switches, so they need task tracing. */
 #define TBAND_FREERTOS_MARKERS_ON (TBAND_FREERTOS_TASKS_ON && tband_configMARKER_TRACE_ENABLE == 1)
@@ -113,6 +119,40 @@ void tband_freertos_hook_block_on_event_group_sync(uint32_t group_id, uint32_t b
 void tband_freertos_hook_event_group_wait_end(uint32_t group_id, uint32_t value, bool timed_out);
 #endif
 
+#if TBAND_FREERTOS_STREAM_BUFFERS_ON
+/* A new buffer's id, then its event (two calls: a hook that kept the id
+ * across the event would need a deeper stack). kind: the kernel's sbTYPE_*
+ * (V11) or xIsMessageBuffer (V10), the schema's FrStreamBufferKind values;
+ * size: the bytes it holds. fill: the bytes in the buffer after the operation. */
+uint32_t tband_freertos_hook_stream_buffer_id(void);
+void tband_freertos_hook_stream_buffer_created(uint32_t sb_id, uint32_t kind, uint32_t size);
+void tband_freertos_hook_stream_buffer_create_failed(uint32_t kind);
+void tband_freertos_hook_stream_buffer_name(uint32_t sb_id, const char* name);
+void tband_freertos_hook_stream_buffer_deleted(uint32_t sb_id);
+void tband_freertos_hook_stream_buffer_reset(uint32_t sb_id);
+void tband_freertos_hook_stream_buffer_send(uint32_t sb_id, uint32_t bytes, uint32_t fill);
+void tband_freertos_hook_stream_buffer_send_from_isr(uint32_t sb_id, uint32_t bytes, uint32_t fill);
+void tband_freertos_hook_stream_buffer_send_failed(uint32_t sb_id);
+void tband_freertos_hook_stream_buffer_receive(uint32_t sb_id, uint32_t bytes, uint32_t fill);
+void tband_freertos_hook_stream_buffer_receive_from_isr(uint32_t sb_id, uint32_t bytes, uint32_t fill);
+void tband_freertos_hook_stream_buffer_receive_failed(uint32_t sb_id);
+void tband_freertos_hook_block_on_stream_buffer_send(uint32_t sb_id, uint32_t ticks_to_wait);
+void tband_freertos_hook_block_on_stream_buffer_receive(uint32_t sb_id, uint32_t ticks_to_wait);
+#endif
+
+#if TBAND_FREERTOS_TIMERS_ON
+/* A new timer's id, then its events (as for stream buffers). command: the
+ * kernel's tmrCOMMAND_* (the schema's FrTimerCommand values); sent: the
+ * command went into the timer queue. */
+uint32_t tband_freertos_hook_timer_id(void);
+void tband_freertos_hook_timer_created(uint32_t timer_id, uint32_t period, bool auto_reload);
+void tband_freertos_hook_timer_name(uint32_t timer_id, const char* name);
+void tband_freertos_hook_timer_create_failed(void);
+void tband_freertos_hook_timer_command_send(uint32_t timer_id, uint32_t command, uint32_t value, bool sent);
+void tband_freertos_hook_timer_command_received(uint32_t timer_id, uint32_t command, uint32_t value);
+void tband_freertos_hook_timer_expired(uint32_t timer_id);
+#endif
+
 /* ---- Task-local markers: like the global markers, but each belongs to the
  * task running when it is used, and shows in that task's process. Name them
  * from the task that uses them. */
@@ -152,7 +192,11 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
  * without the queue registry (with it, vQueueAddToRegistry names it).
  *
  * tband_freertos_event_group_name(group, name): names an event group (the
- * kernel has no registry for them; needs event_groups.h). */
+ * kernel has no registry for them; needs event_groups.h).
+ *
+ * tband_freertos_stream_buffer_name(buffer, name),
+ * tband_freertos_message_buffer_name(buffer, name): name a stream, message or
+ * stream batching buffer (needs stream_buffer.h or message_buffer.h). */
 #if TBAND_FREERTOS_ON
 #define tband_freertos_scheduler_started() \
   do {                                     \
@@ -171,6 +215,13 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
 #else
 #define tband_freertos_event_group_name(group, name) ((void)0)
 #endif
+#if TBAND_FREERTOS_STREAM_BUFFERS_ON
+#define tband_freertos_stream_buffer_name(buffer, name) \
+  tband_freertos_hook_stream_buffer_name((uint32_t)uxStreamBufferGetStreamBufferNumber(buffer), (name))
+#else
+#define tband_freertos_stream_buffer_name(buffer, name) ((void)0)
+#endif
+#define tband_freertos_message_buffer_name(buffer, name) tband_freertos_stream_buffer_name(buffer, name)
 
 /* The reference tracer's names for naming semaphores and mutexes: each is a
  * queue to the kernel (and its kind is traced when it is created), so they all
@@ -456,5 +507,89 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
   tband_freertos_hook_event_group_wait_end((uint32_t)(xEventGroup)->uxEventGroupNumber, (uint32_t)uxReturn, \
                                            (xTimeoutOccurred) != pdFALSE)
 #endif /* TBAND_FREERTOS_EVENT_GROUPS_ON */
+
+/* ---- Stream and message buffers (stream buffer tracing) ----
+ * stream_buffer.c, V10 and V11 alike (a message buffer is a stream buffer
+ * that keeps each message's length with it). The buffer's id lives in its
+ * uxStreamBufferNumber (configUSE_TRACE_FACILITY), given after the kernel
+ * cleared the new buffer. The send and receive macros come after the bytes
+ * moved (xBytesSent, xReceivedLength: what the call returns), so the fill is
+ * read from the kernel then (xStreamBufferBytesAvailable(): a message
+ * buffer's messages with their lengths). The FromISR ones come also when
+ * nothing moved (0 bytes); the task-context _FAILED ones when a call moves
+ * nothing. The _BLOCKING_ macros come before the task waits, which it does
+ * in xTaskNotifyWait[Indexed]() (xTicksToWait: the time still left).
+ * Reset from an interrupt (V11.1+) shows as a reset. */
+#if TBAND_FREERTOS_STREAM_BUFFERS_ON
+#define traceSTREAM_BUFFER_CREATE(pxStreamBuffer, xStreamBufferType)                                      \
+  do {                                                                                                     \
+    (pxStreamBuffer)->uxStreamBufferNumber = (UBaseType_t)tband_freertos_hook_stream_buffer_id();          \
+    tband_freertos_hook_stream_buffer_created((uint32_t)(pxStreamBuffer)->uxStreamBufferNumber,            \
+                                              (uint32_t)(xStreamBufferType),                               \
+                                              (uint32_t)xStreamBufferSpacesAvailable(pxStreamBuffer));     \
+  } while (0)
+#define traceSTREAM_BUFFER_CREATE_FAILED(xStreamBufferType) \
+  tband_freertos_hook_stream_buffer_create_failed((uint32_t)(xStreamBufferType))
+#define traceSTREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xStreamBufferType) \
+  tband_freertos_hook_stream_buffer_create_failed((uint32_t)(xStreamBufferType))
+#define traceSTREAM_BUFFER_DELETE(xStreamBuffer) \
+  tband_freertos_hook_stream_buffer_deleted((uint32_t)(xStreamBuffer)->uxStreamBufferNumber)
+#define traceSTREAM_BUFFER_RESET(xStreamBuffer) \
+  tband_freertos_hook_stream_buffer_reset((uint32_t)(xStreamBuffer)->uxStreamBufferNumber)
+#define traceSTREAM_BUFFER_RESET_FROM_ISR(xStreamBuffer) traceSTREAM_BUFFER_RESET(xStreamBuffer)
+#define traceSTREAM_BUFFER_SEND(xStreamBuffer, xBytesSent)                                                  \
+  tband_freertos_hook_stream_buffer_send((uint32_t)(xStreamBuffer)->uxStreamBufferNumber, (uint32_t)(xBytesSent), \
+                                         (uint32_t)xStreamBufferBytesAvailable(xStreamBuffer))
+#define traceSTREAM_BUFFER_SEND_FROM_ISR(xStreamBuffer, xBytesSent)                                \
+  tband_freertos_hook_stream_buffer_send_from_isr((uint32_t)(xStreamBuffer)->uxStreamBufferNumber, \
+                                                  (uint32_t)(xBytesSent),                          \
+                                                  (uint32_t)xStreamBufferBytesAvailable(xStreamBuffer))
+#define traceSTREAM_BUFFER_SEND_FAILED(xStreamBuffer) \
+  tband_freertos_hook_stream_buffer_send_failed((uint32_t)(xStreamBuffer)->uxStreamBufferNumber)
+#define traceSTREAM_BUFFER_RECEIVE(xStreamBuffer, xReceivedLength)                               \
+  tband_freertos_hook_stream_buffer_receive((uint32_t)(xStreamBuffer)->uxStreamBufferNumber,     \
+                                            (uint32_t)(xReceivedLength),                         \
+                                            (uint32_t)xStreamBufferBytesAvailable(xStreamBuffer))
+#define traceSTREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)                           \
+  tband_freertos_hook_stream_buffer_receive_from_isr((uint32_t)(xStreamBuffer)->uxStreamBufferNumber, \
+                                                     (uint32_t)(xReceivedLength),                     \
+                                                     (uint32_t)xStreamBufferBytesAvailable(xStreamBuffer))
+#define traceSTREAM_BUFFER_RECEIVE_FAILED(xStreamBuffer) \
+  tband_freertos_hook_stream_buffer_receive_failed((uint32_t)(xStreamBuffer)->uxStreamBufferNumber)
+#define traceBLOCKING_ON_STREAM_BUFFER_SEND(xStreamBuffer)                                         \
+  tband_freertos_hook_block_on_stream_buffer_send((uint32_t)(xStreamBuffer)->uxStreamBufferNumber, \
+                                                  (uint32_t)xTicksToWait)
+#define traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(xStreamBuffer)                                         \
+  tband_freertos_hook_block_on_stream_buffer_receive((uint32_t)(xStreamBuffer)->uxStreamBufferNumber, \
+                                                     (uint32_t)xTicksToWait)
+#endif /* TBAND_FREERTOS_STREAM_BUFFERS_ON */
+
+/* ---- Software timers (timer tracing) ----
+ * timers.c, V10 and V11 alike. The timer's id lives in its uxTimerNumber
+ * (configUSE_TRACE_FACILITY); its name is the one it was created with
+ * (pcTimerName), sent then. A command is traced where a task or an interrupt
+ * sends it (xReturn: whether it went into the timer queue) and where the
+ * timer task takes it from the queue, before carrying it out; an expiry
+ * before the timer task calls the callback. */
+#if TBAND_FREERTOS_TIMERS_ON
+#define traceTIMER_CREATE(pxNewTimer)                                                                     \
+  do {                                                                                                    \
+    (pxNewTimer)->uxTimerNumber = (UBaseType_t)tband_freertos_hook_timer_id();                            \
+    tband_freertos_hook_timer_created((uint32_t)(pxNewTimer)->uxTimerNumber,                              \
+                                      (uint32_t)(pxNewTimer)->xTimerPeriodInTicks,                        \
+                                      ((pxNewTimer)->ucStatus & tmrSTATUS_IS_AUTORELOAD) != 0);           \
+    if ((pxNewTimer)->pcTimerName != NULL) {                                                              \
+      tband_freertos_hook_timer_name((uint32_t)(pxNewTimer)->uxTimerNumber, (pxNewTimer)->pcTimerName);  \
+    }                                                                                                     \
+  } while (0)
+#define traceTIMER_CREATE_FAILED() tband_freertos_hook_timer_create_failed()
+#define traceTIMER_COMMAND_SEND(xTimer, xMessageID, xMessageValueValue, xReturn)                              \
+  tband_freertos_hook_timer_command_send((uint32_t)(xTimer)->uxTimerNumber, (uint32_t)(xMessageID),          \
+                                         (uint32_t)(xMessageValueValue), (xReturn) != pdFAIL)
+#define traceTIMER_COMMAND_RECEIVED(pxTimer, xMessageID, xMessageValue)                                       \
+  tband_freertos_hook_timer_command_received((uint32_t)(pxTimer)->uxTimerNumber, (uint32_t)(xMessageID),     \
+                                             (uint32_t)(xMessageValue))
+#define traceTIMER_EXPIRED(pxTimer) tband_freertos_hook_timer_expired((uint32_t)(pxTimer)->uxTimerNumber)
+#endif /* TBAND_FREERTOS_TIMERS_ON */
 
 #endif /* kernel trace macros */

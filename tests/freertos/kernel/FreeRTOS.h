@@ -289,6 +289,18 @@ BaseType_t xPortGetCoreID(void);
 #ifndef traceTIMER_CREATE
 #define traceTIMER_CREATE(pxNewTimer)
 #endif
+#ifndef traceTIMER_CREATE_FAILED
+#define traceTIMER_CREATE_FAILED()
+#endif
+#ifndef traceTIMER_COMMAND_SEND
+#define traceTIMER_COMMAND_SEND(xTimer, xMessageID, xMessageValueValue, xReturn)
+#endif
+#ifndef traceTIMER_EXPIRED
+#define traceTIMER_EXPIRED(pxTimer)
+#endif
+#ifndef traceTIMER_COMMAND_RECEIVED
+#define traceTIMER_COMMAND_RECEIVED(pxTimer, xMessageID, xMessageValue)
+#endif
 #ifndef traceQUEUE_REGISTRY_ADD
 #define traceQUEUE_REGISTRY_ADD(xQueue, pcQueueName)
 #endif
@@ -347,6 +359,51 @@ BaseType_t xPortGetCoreID(void);
 #endif
 #ifndef traceEVENT_GROUP_DELETE
 #define traceEVENT_GROUP_DELETE(xEventGroup)
+#endif
+/* Stream and message buffers (V10 names the type parameter xIsMessageBuffer). */
+#ifndef traceSTREAM_BUFFER_CREATE_FAILED
+#define traceSTREAM_BUFFER_CREATE_FAILED(xStreamBufferType)
+#endif
+#ifndef traceSTREAM_BUFFER_CREATE_STATIC_FAILED
+#define traceSTREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xStreamBufferType)
+#endif
+#ifndef traceSTREAM_BUFFER_CREATE
+#define traceSTREAM_BUFFER_CREATE(pxStreamBuffer, xStreamBufferType)
+#endif
+#ifndef traceSTREAM_BUFFER_DELETE
+#define traceSTREAM_BUFFER_DELETE(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_RESET
+#define traceSTREAM_BUFFER_RESET(xStreamBuffer)
+#endif
+#ifndef traceBLOCKING_ON_STREAM_BUFFER_SEND
+#define traceBLOCKING_ON_STREAM_BUFFER_SEND(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_SEND
+#define traceSTREAM_BUFFER_SEND(xStreamBuffer, xBytesSent)
+#endif
+#ifndef traceSTREAM_BUFFER_SEND_FAILED
+#define traceSTREAM_BUFFER_SEND_FAILED(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_SEND_FROM_ISR
+#define traceSTREAM_BUFFER_SEND_FROM_ISR(xStreamBuffer, xBytesSent)
+#endif
+#ifndef traceBLOCKING_ON_STREAM_BUFFER_RECEIVE
+#define traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE
+#define traceSTREAM_BUFFER_RECEIVE(xStreamBuffer, xReceivedLength)
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE_FAILED
+#define traceSTREAM_BUFFER_RECEIVE_FAILED(xStreamBuffer)
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE_FROM_ISR
+#define traceSTREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
+#endif
+#if STANDIN_KERNEL_VERSION >= 11
+#ifndef traceSTREAM_BUFFER_RESET_FROM_ISR
+#define traceSTREAM_BUFFER_RESET_FROM_ISR(xStreamBuffer)
+#endif
 #endif
 
 #if STANDIN_KERNEL_VERSION >= 11

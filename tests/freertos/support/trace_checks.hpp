@@ -94,6 +94,27 @@ inline std::vector<std::int64_t> counter_values(const ViewTrack& t) {
   return values;
 }
 
+/// The names of a track's instants, in order.
+inline std::vector<std::string> instant_names(const ViewTrack& t) {
+  std::vector<std::string> names;
+  for (const ViewInstant& instant : t.instants) {
+    names.push_back(instant.name);
+  }
+  return names;
+}
+
+/// Whether any track has an instant of that name at that time.
+inline bool has_instant(const PerfettoView& view, const std::string& name, std::uint64_t ts_ns) {
+  for (const auto& [uuid, track] : view.tracks) {
+    for (const ViewInstant& instant : track.instants) {
+      if (instant.name == name && instant.ts_ns == ts_ns) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// Converts one stream per core, as `tband conv core0.bin@0 core1.bin@1 ...` would.
 inline Converted convert_streams(const std::vector<std::vector<std::uint8_t>>& per_core, const std::string& name) {
   std::vector<std::string> inputs;
