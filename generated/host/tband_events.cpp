@@ -1447,4 +1447,555 @@ DecodeResult decode_event(std::span<const std::uint8_t> frame) noexcept {
   }
 }
 
+bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, std::uint64_t& ts) noexcept {
+  if (frame.empty()) {
+    return false;
+  }
+  FastFieldReader r{frame};
+  switch (frame[0]) {
+    case CoreId::kId: {
+      auto& e = out.emplace_value<CoreId>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.core_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case DroppedEvtCnt::kId: {
+      auto& e = out.emplace_value<DroppedEvtCnt>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.cnt)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TsResolutionNs::kId: {
+      auto& e = out.emplace_value<TsResolutionNs>();
+      if (!r.read(e.ns_per_ts)) return false;
+      if (!r.at_end()) return false;
+      return true;
+    }
+    case IsrName::kId: {
+      auto& e = out.emplace_value<IsrName>();
+      if (!r.read(e.isr_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case IsrEnter::kId: {
+      auto& e = out.emplace_value<IsrEnter>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.isr_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case IsrExit::kId: {
+      auto& e = out.emplace_value<IsrExit>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.isr_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EvtmarkerName::kId: {
+      auto& e = out.emplace_value<EvtmarkerName>();
+      if (!r.read(e.evtmarker_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case Evtmarker::kId: {
+      auto& e = out.emplace_value<Evtmarker>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      e.msg = r.read_str();
+      ts = e.ts;
+      return true;
+    }
+    case EvtmarkerBegin::kId: {
+      auto& e = out.emplace_value<EvtmarkerBegin>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      e.msg = r.read_str();
+      ts = e.ts;
+      return true;
+    }
+    case EvtmarkerEnd::kId: {
+      auto& e = out.emplace_value<EvtmarkerEnd>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case ValmarkerName::kId: {
+      auto& e = out.emplace_value<ValmarkerName>();
+      if (!r.read(e.valmarker_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case Valmarker::kId: {
+      auto& e = out.emplace_value<Valmarker>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.valmarker_id)) return false;
+      if (!r.read(e.val)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case MetadataOverflow::kId: {
+      auto& e = out.emplace_value<MetadataOverflow>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.core_id)) return false;
+      if (!r.read(e.lost_evts)) return false;
+      if (!r.read(e.lost_bytes)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case SchemaId::kId: {
+      auto& e = out.emplace_value<SchemaId>();
+      if (!r.read(e.wire_hash)) return false;
+      e.user_groups = r.read_str();
+      return true;
+    }
+    case TaskSwitchedIn::kId: {
+      auto& e = out.emplace_value<TaskSwitchedIn>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskToRdyState::kId: {
+      auto& e = out.emplace_value<TaskToRdyState>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskResumed::kId: {
+      auto& e = out.emplace_value<TaskResumed>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskResumedFromIsr::kId: {
+      auto& e = out.emplace_value<TaskResumedFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskSuspended::kId: {
+      auto& e = out.emplace_value<TaskSuspended>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskDelay::kId: {
+      auto& e = out.emplace_value<CurtaskDelay>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.ticks)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskDelayUntil::kId: {
+      auto& e = out.emplace_value<CurtaskDelayUntil>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.time_to_wake)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskPrioritySet::kId: {
+      auto& e = out.emplace_value<TaskPrioritySet>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.priority)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskPriorityInherit::kId: {
+      auto& e = out.emplace_value<TaskPriorityInherit>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.priority)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskPriorityDisinherit::kId: {
+      auto& e = out.emplace_value<TaskPriorityDisinherit>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.priority)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskCreated::kId: {
+      auto& e = out.emplace_value<TaskCreated>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskName::kId: {
+      auto& e = out.emplace_value<TaskName>();
+      if (!r.read(e.task_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case TaskIsIdleTask::kId: {
+      auto& e = out.emplace_value<TaskIsIdleTask>();
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.core_id)) return false;
+      if (!r.at_end()) return false;
+      return true;
+    }
+    case TaskIsTimerTask::kId: {
+      auto& e = out.emplace_value<TaskIsTimerTask>();
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      return true;
+    }
+    case TaskDeleted::kId: {
+      auto& e = out.emplace_value<TaskDeleted>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueCreated::kId: {
+      auto& e = out.emplace_value<QueueCreated>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueName::kId: {
+      auto& e = out.emplace_value<QueueName>();
+      if (!r.read(e.queue_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case QueueKind::kId: {
+      auto& e = out.emplace_value<QueueKind>();
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read_enum(e.kind, kFrQueueKindInfo)) return false;
+      if (!r.at_end()) return false;
+      return true;
+    }
+    case QueueSend::kId: {
+      auto& e = out.emplace_value<QueueSend>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueSendFromIsr::kId: {
+      auto& e = out.emplace_value<QueueSendFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueOverwrite::kId: {
+      auto& e = out.emplace_value<QueueOverwrite>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueOverwriteFromIsr::kId: {
+      auto& e = out.emplace_value<QueueOverwriteFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueReceive::kId: {
+      auto& e = out.emplace_value<QueueReceive>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueReceiveFromIsr::kId: {
+      auto& e = out.emplace_value<QueueReceiveFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueReset::kId: {
+      auto& e = out.emplace_value<QueueReset>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnQueuePeek::kId: {
+      auto& e = out.emplace_value<CurtaskBlockOnQueuePeek>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnQueueSend::kId: {
+      auto& e = out.emplace_value<CurtaskBlockOnQueueSend>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnQueueReceive::kId: {
+      auto& e = out.emplace_value<CurtaskBlockOnQueueReceive>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueCurLength::kId: {
+      auto& e = out.emplace_value<QueueCurLength>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.length)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskEvtmarkerName::kId: {
+      auto& e = out.emplace_value<TaskEvtmarkerName>();
+      if (!r.read(e.evtmarker_id)) return false;
+      if (!r.read(e.task_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case TaskEvtmarker::kId: {
+      auto& e = out.emplace_value<TaskEvtmarker>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      e.msg = r.read_str();
+      ts = e.ts;
+      return true;
+    }
+    case TaskEvtmarkerBegin::kId: {
+      auto& e = out.emplace_value<TaskEvtmarkerBegin>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      e.msg = r.read_str();
+      ts = e.ts;
+      return true;
+    }
+    case TaskEvtmarkerEnd::kId: {
+      auto& e = out.emplace_value<TaskEvtmarkerEnd>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskValmarkerName::kId: {
+      auto& e = out.emplace_value<TaskValmarkerName>();
+      if (!r.read(e.valmarker_id)) return false;
+      if (!r.read(e.task_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case TaskValmarker::kId: {
+      auto& e = out.emplace_value<TaskValmarker>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.valmarker_id)) return false;
+      if (!r.read(e.val)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskNotify::kId: {
+      auto& e = out.emplace_value<TaskNotify>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read_enum(e.action, kFrNotifyActionInfo)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskNotifyFromIsr::kId: {
+      auto& e = out.emplace_value<TaskNotifyFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read_enum(e.action, kFrNotifyActionInfo)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnNotifyTake::kId: {
+      auto& e = out.emplace_value<CurtaskBlockOnNotifyTake>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnNotifyWait::kId: {
+      auto& e = out.emplace_value<CurtaskBlockOnNotifyWait>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskNotifyTake::kId: {
+      auto& e = out.emplace_value<CurtaskNotifyTake>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.read(e.value_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskNotifyWait::kId: {
+      auto& e = out.emplace_value<CurtaskNotifyWait>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read(e.received)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.read(e.value_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupCreated::kId: {
+      auto& e = out.emplace_value<EventGroupCreated>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupName::kId: {
+      auto& e = out.emplace_value<EventGroupName>();
+      if (!r.read(e.group_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case EventGroupSetBits::kId: {
+      auto& e = out.emplace_value<EventGroupSetBits>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupClearBits::kId: {
+      auto& e = out.emplace_value<EventGroupClearBits>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupSetBitsFromIsr::kId: {
+      auto& e = out.emplace_value<EventGroupSetBitsFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupClearBitsFromIsr::kId: {
+      auto& e = out.emplace_value<EventGroupClearBitsFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnEventGroupWait::kId: {
+      auto& e = out.emplace_value<CurtaskBlockOnEventGroupWait>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnEventGroupSync::kId: {
+      auto& e = out.emplace_value<CurtaskBlockOnEventGroupSync>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskEventGroupWaitEnd::kId: {
+      auto& e = out.emplace_value<CurtaskEventGroupWaitEnd>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.read(e.timed_out)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupDeleted::kId: {
+      auto& e = out.emplace_value<EventGroupDeleted>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 }  // namespace tband
