@@ -1454,7 +1454,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
   FastFieldReader r{frame};
   switch (frame[0]) {
     case CoreId::kId: {
-      auto& e = out.emplace_value<CoreId>();
+      [[maybe_unused]] auto& e = out.emplace_value<CoreId>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.core_id)) return false;
       if (!r.at_end()) return false;
@@ -1462,7 +1462,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case DroppedEvtCnt::kId: {
-      auto& e = out.emplace_value<DroppedEvtCnt>();
+      [[maybe_unused]] auto& e = out.emplace_value<DroppedEvtCnt>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.cnt)) return false;
       if (!r.at_end()) return false;
@@ -1470,19 +1470,19 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TsResolutionNs::kId: {
-      auto& e = out.emplace_value<TsResolutionNs>();
+      [[maybe_unused]] auto& e = out.emplace_value<TsResolutionNs>();
       if (!r.read(e.ns_per_ts)) return false;
       if (!r.at_end()) return false;
       return true;
     }
     case IsrName::kId: {
-      auto& e = out.emplace_value<IsrName>();
+      [[maybe_unused]] auto& e = out.emplace_value<IsrName>();
       if (!r.read(e.isr_id)) return false;
       e.name = r.read_str();
       return true;
     }
     case IsrEnter::kId: {
-      auto& e = out.emplace_value<IsrEnter>();
+      [[maybe_unused]] auto& e = out.emplace_value<IsrEnter>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.isr_id)) return false;
       if (!r.at_end()) return false;
@@ -1490,7 +1490,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case IsrExit::kId: {
-      auto& e = out.emplace_value<IsrExit>();
+      [[maybe_unused]] auto& e = out.emplace_value<IsrExit>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.isr_id)) return false;
       if (!r.at_end()) return false;
@@ -1498,13 +1498,13 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EvtmarkerName::kId: {
-      auto& e = out.emplace_value<EvtmarkerName>();
+      [[maybe_unused]] auto& e = out.emplace_value<EvtmarkerName>();
       if (!r.read(e.evtmarker_id)) return false;
       e.name = r.read_str();
       return true;
     }
     case Evtmarker::kId: {
-      auto& e = out.emplace_value<Evtmarker>();
+      [[maybe_unused]] auto& e = out.emplace_value<Evtmarker>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.evtmarker_id)) return false;
       e.msg = r.read_str();
@@ -1512,7 +1512,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EvtmarkerBegin::kId: {
-      auto& e = out.emplace_value<EvtmarkerBegin>();
+      [[maybe_unused]] auto& e = out.emplace_value<EvtmarkerBegin>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.evtmarker_id)) return false;
       e.msg = r.read_str();
@@ -1520,7 +1520,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EvtmarkerEnd::kId: {
-      auto& e = out.emplace_value<EvtmarkerEnd>();
+      [[maybe_unused]] auto& e = out.emplace_value<EvtmarkerEnd>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.evtmarker_id)) return false;
       if (!r.at_end()) return false;
@@ -1528,13 +1528,13 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case ValmarkerName::kId: {
-      auto& e = out.emplace_value<ValmarkerName>();
+      [[maybe_unused]] auto& e = out.emplace_value<ValmarkerName>();
       if (!r.read(e.valmarker_id)) return false;
       e.name = r.read_str();
       return true;
     }
     case Valmarker::kId: {
-      auto& e = out.emplace_value<Valmarker>();
+      [[maybe_unused]] auto& e = out.emplace_value<Valmarker>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.valmarker_id)) return false;
       if (!r.read(e.val)) return false;
@@ -1543,7 +1543,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case MetadataOverflow::kId: {
-      auto& e = out.emplace_value<MetadataOverflow>();
+      [[maybe_unused]] auto& e = out.emplace_value<MetadataOverflow>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.core_id)) return false;
       if (!r.read(e.lost_evts)) return false;
@@ -1553,13 +1553,13 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case SchemaId::kId: {
-      auto& e = out.emplace_value<SchemaId>();
+      [[maybe_unused]] auto& e = out.emplace_value<SchemaId>();
       if (!r.read(e.wire_hash)) return false;
       e.user_groups = r.read_str();
       return true;
     }
     case TaskSwitchedIn::kId: {
-      auto& e = out.emplace_value<TaskSwitchedIn>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskSwitchedIn>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.at_end()) return false;
@@ -1567,7 +1567,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskToRdyState::kId: {
-      auto& e = out.emplace_value<TaskToRdyState>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskToRdyState>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.at_end()) return false;
@@ -1575,7 +1575,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskResumed::kId: {
-      auto& e = out.emplace_value<TaskResumed>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskResumed>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.at_end()) return false;
@@ -1583,7 +1583,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskResumedFromIsr::kId: {
-      auto& e = out.emplace_value<TaskResumedFromIsr>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskResumedFromIsr>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.at_end()) return false;
@@ -1591,7 +1591,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskSuspended::kId: {
-      auto& e = out.emplace_value<TaskSuspended>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskSuspended>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.at_end()) return false;
@@ -1599,7 +1599,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskDelay::kId: {
-      auto& e = out.emplace_value<CurtaskDelay>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskDelay>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.ticks)) return false;
       if (!r.at_end()) return false;
@@ -1607,7 +1607,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskDelayUntil::kId: {
-      auto& e = out.emplace_value<CurtaskDelayUntil>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskDelayUntil>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.time_to_wake)) return false;
       if (!r.at_end()) return false;
@@ -1615,7 +1615,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskPrioritySet::kId: {
-      auto& e = out.emplace_value<TaskPrioritySet>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskPrioritySet>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.read(e.priority)) return false;
@@ -1624,7 +1624,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskPriorityInherit::kId: {
-      auto& e = out.emplace_value<TaskPriorityInherit>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskPriorityInherit>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.read(e.priority)) return false;
@@ -1633,7 +1633,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskPriorityDisinherit::kId: {
-      auto& e = out.emplace_value<TaskPriorityDisinherit>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskPriorityDisinherit>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.read(e.priority)) return false;
@@ -1642,7 +1642,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskCreated::kId: {
-      auto& e = out.emplace_value<TaskCreated>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskCreated>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.at_end()) return false;
@@ -1650,26 +1650,26 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskName::kId: {
-      auto& e = out.emplace_value<TaskName>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskName>();
       if (!r.read(e.task_id)) return false;
       e.name = r.read_str();
       return true;
     }
     case TaskIsIdleTask::kId: {
-      auto& e = out.emplace_value<TaskIsIdleTask>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskIsIdleTask>();
       if (!r.read(e.task_id)) return false;
       if (!r.read(e.core_id)) return false;
       if (!r.at_end()) return false;
       return true;
     }
     case TaskIsTimerTask::kId: {
-      auto& e = out.emplace_value<TaskIsTimerTask>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskIsTimerTask>();
       if (!r.read(e.task_id)) return false;
       if (!r.at_end()) return false;
       return true;
     }
     case TaskDeleted::kId: {
-      auto& e = out.emplace_value<TaskDeleted>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskDeleted>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.at_end()) return false;
@@ -1677,7 +1677,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueCreated::kId: {
-      auto& e = out.emplace_value<QueueCreated>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueCreated>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.at_end()) return false;
@@ -1685,20 +1685,20 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueName::kId: {
-      auto& e = out.emplace_value<QueueName>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueName>();
       if (!r.read(e.queue_id)) return false;
       e.name = r.read_str();
       return true;
     }
     case QueueKind::kId: {
-      auto& e = out.emplace_value<QueueKind>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueKind>();
       if (!r.read(e.queue_id)) return false;
       if (!r.read_enum(e.kind, kFrQueueKindInfo)) return false;
       if (!r.at_end()) return false;
       return true;
     }
     case QueueSend::kId: {
-      auto& e = out.emplace_value<QueueSend>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueSend>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.len_after)) return false;
@@ -1707,7 +1707,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueSendFromIsr::kId: {
-      auto& e = out.emplace_value<QueueSendFromIsr>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueSendFromIsr>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.len_after)) return false;
@@ -1716,7 +1716,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueOverwrite::kId: {
-      auto& e = out.emplace_value<QueueOverwrite>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueOverwrite>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.len_after)) return false;
@@ -1725,7 +1725,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueOverwriteFromIsr::kId: {
-      auto& e = out.emplace_value<QueueOverwriteFromIsr>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueOverwriteFromIsr>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.len_after)) return false;
@@ -1734,7 +1734,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueReceive::kId: {
-      auto& e = out.emplace_value<QueueReceive>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueReceive>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.len_after)) return false;
@@ -1743,7 +1743,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueReceiveFromIsr::kId: {
-      auto& e = out.emplace_value<QueueReceiveFromIsr>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueReceiveFromIsr>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.len_after)) return false;
@@ -1752,7 +1752,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueReset::kId: {
-      auto& e = out.emplace_value<QueueReset>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueReset>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.at_end()) return false;
@@ -1760,7 +1760,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskBlockOnQueuePeek::kId: {
-      auto& e = out.emplace_value<CurtaskBlockOnQueuePeek>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnQueuePeek>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.ticks_to_wait)) return false;
@@ -1769,7 +1769,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskBlockOnQueueSend::kId: {
-      auto& e = out.emplace_value<CurtaskBlockOnQueueSend>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnQueueSend>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.ticks_to_wait)) return false;
@@ -1778,7 +1778,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskBlockOnQueueReceive::kId: {
-      auto& e = out.emplace_value<CurtaskBlockOnQueueReceive>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnQueueReceive>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.ticks_to_wait)) return false;
@@ -1787,7 +1787,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case QueueCurLength::kId: {
-      auto& e = out.emplace_value<QueueCurLength>();
+      [[maybe_unused]] auto& e = out.emplace_value<QueueCurLength>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.queue_id)) return false;
       if (!r.read(e.length)) return false;
@@ -1796,14 +1796,14 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskEvtmarkerName::kId: {
-      auto& e = out.emplace_value<TaskEvtmarkerName>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskEvtmarkerName>();
       if (!r.read(e.evtmarker_id)) return false;
       if (!r.read(e.task_id)) return false;
       e.name = r.read_str();
       return true;
     }
     case TaskEvtmarker::kId: {
-      auto& e = out.emplace_value<TaskEvtmarker>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskEvtmarker>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.evtmarker_id)) return false;
       e.msg = r.read_str();
@@ -1811,7 +1811,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskEvtmarkerBegin::kId: {
-      auto& e = out.emplace_value<TaskEvtmarkerBegin>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskEvtmarkerBegin>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.evtmarker_id)) return false;
       e.msg = r.read_str();
@@ -1819,7 +1819,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskEvtmarkerEnd::kId: {
-      auto& e = out.emplace_value<TaskEvtmarkerEnd>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskEvtmarkerEnd>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.evtmarker_id)) return false;
       if (!r.at_end()) return false;
@@ -1827,14 +1827,14 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskValmarkerName::kId: {
-      auto& e = out.emplace_value<TaskValmarkerName>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskValmarkerName>();
       if (!r.read(e.valmarker_id)) return false;
       if (!r.read(e.task_id)) return false;
       e.name = r.read_str();
       return true;
     }
     case TaskValmarker::kId: {
-      auto& e = out.emplace_value<TaskValmarker>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskValmarker>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.valmarker_id)) return false;
       if (!r.read(e.val)) return false;
@@ -1843,7 +1843,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskNotify::kId: {
-      auto& e = out.emplace_value<TaskNotify>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskNotify>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.read(e.index)) return false;
@@ -1854,7 +1854,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case TaskNotifyFromIsr::kId: {
-      auto& e = out.emplace_value<TaskNotifyFromIsr>();
+      [[maybe_unused]] auto& e = out.emplace_value<TaskNotifyFromIsr>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.task_id)) return false;
       if (!r.read(e.index)) return false;
@@ -1865,7 +1865,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskBlockOnNotifyTake::kId: {
-      auto& e = out.emplace_value<CurtaskBlockOnNotifyTake>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnNotifyTake>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.index)) return false;
       if (!r.read(e.ticks_to_wait)) return false;
@@ -1874,7 +1874,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskBlockOnNotifyWait::kId: {
-      auto& e = out.emplace_value<CurtaskBlockOnNotifyWait>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnNotifyWait>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.index)) return false;
       if (!r.read(e.ticks_to_wait)) return false;
@@ -1883,7 +1883,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskNotifyTake::kId: {
-      auto& e = out.emplace_value<CurtaskNotifyTake>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskNotifyTake>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.index)) return false;
       if (!r.read(e.value)) return false;
@@ -1893,7 +1893,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskNotifyWait::kId: {
-      auto& e = out.emplace_value<CurtaskNotifyWait>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskNotifyWait>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.index)) return false;
       if (!r.read(e.received)) return false;
@@ -1904,7 +1904,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EventGroupCreated::kId: {
-      auto& e = out.emplace_value<EventGroupCreated>();
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupCreated>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.at_end()) return false;
@@ -1912,13 +1912,13 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EventGroupName::kId: {
-      auto& e = out.emplace_value<EventGroupName>();
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupName>();
       if (!r.read(e.group_id)) return false;
       e.name = r.read_str();
       return true;
     }
     case EventGroupSetBits::kId: {
-      auto& e = out.emplace_value<EventGroupSetBits>();
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupSetBits>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.read(e.bits)) return false;
@@ -1928,7 +1928,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EventGroupClearBits::kId: {
-      auto& e = out.emplace_value<EventGroupClearBits>();
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupClearBits>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.read(e.bits)) return false;
@@ -1938,7 +1938,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EventGroupSetBitsFromIsr::kId: {
-      auto& e = out.emplace_value<EventGroupSetBitsFromIsr>();
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupSetBitsFromIsr>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.read(e.bits)) return false;
@@ -1947,7 +1947,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EventGroupClearBitsFromIsr::kId: {
-      auto& e = out.emplace_value<EventGroupClearBitsFromIsr>();
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupClearBitsFromIsr>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.read(e.bits)) return false;
@@ -1956,7 +1956,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskBlockOnEventGroupWait::kId: {
-      auto& e = out.emplace_value<CurtaskBlockOnEventGroupWait>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnEventGroupWait>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.read(e.bits)) return false;
@@ -1966,7 +1966,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskBlockOnEventGroupSync::kId: {
-      auto& e = out.emplace_value<CurtaskBlockOnEventGroupSync>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnEventGroupSync>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.read(e.bits)) return false;
@@ -1976,7 +1976,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case CurtaskEventGroupWaitEnd::kId: {
-      auto& e = out.emplace_value<CurtaskEventGroupWaitEnd>();
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskEventGroupWaitEnd>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.read(e.value)) return false;
@@ -1986,7 +1986,7 @@ bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, s
       return true;
     }
     case EventGroupDeleted::kId: {
-      auto& e = out.emplace_value<EventGroupDeleted>();
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupDeleted>();
       if (!r.read(e.ts)) return false;
       if (!r.read(e.group_id)) return false;
       if (!r.at_end()) return false;

@@ -60,7 +60,8 @@ class DecodedBatch {
   // Frame bytes: the largest frame always fits into an empty batch.
   static constexpr std::size_t kBytes = 2 * CobsDeframer::kDefaultMaxFrameLen;
 
-  DecodedBatch() : entries_(kCapacity), bytes_(std::make_unique<std::uint8_t[]>(kBytes)) {}
+  // The bytes are not cleared: only what frames use becomes resident.
+  DecodedBatch() : entries_(kCapacity), bytes_(new std::uint8_t[kBytes]) {}
 
   [[nodiscard]] bool room_for(std::size_t frame_size) const noexcept {
     return count_ < kCapacity && frame_size <= kBytes - used_;
@@ -121,7 +122,9 @@ class DecodedBatch {
 /// The decoding thread and the queue of batches it fills.
 class DecodePipeline {
  public:
-  static constexpr std::size_t kBatches = 8;
+  // Deep enough that on a busy machine, where a thread that waits may not
+  // run again for milliseconds, the waits are few: one per 8 batches a side.
+  static constexpr std::size_t kBatches = 16;
   // A side that waits is woken once this many batches are ready for it, not
   // at every batch: fewer wake-ups, and the other side never runs dry.
   static constexpr std::size_t kWakeAt = kBatches / 2;
