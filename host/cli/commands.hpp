@@ -64,7 +64,7 @@ struct ServeCmdOptions {
 /// --threads of the commands that convert: its help text, and its value.
 inline constexpr const char* kThreadsHelp =
     "auto, 1 or 2: decode in a thread of its own while interpreting and writing (2), or all in one (1); auto: "
-    "2 for inputs of 1 MiB or more. The output is the same";
+    "2 for inputs of 1 MiB or more when a core is idle (by the load average). The output is the same";
 [[nodiscard]] inline ConversionThreads parse_threads(const std::string& threads) {
   return threads == "1" ? ConversionThreads::kOne : threads == "2" ? ConversionThreads::kTwo : ConversionThreads::kAuto;
 }

@@ -1,5 +1,6 @@
 #include "trace/conversion.hpp"
 
+#include <cstdlib>
 #include <memory>
 #include <thread>
 
@@ -75,8 +76,16 @@ bool use_pipeline(const ConversionOptions& options, std::optional<std::uint64_t>
     case ConversionThreads::kAuto:
       break;
   }
-  // A second thread pays off only for more than a few batches, and only with a core for it.
-  return (!total_bytes || *total_bytes >= kPipelineMinBytes) && std::thread::hardware_concurrency() > 1;
+  // A second thread pays off only for more than a few batches, and only with
+  // a core to spare: on a machine that is busy already, the two threads share
+  // what one would get, and the hand-over between them costs more CPU time
+  // (bench/RESULTS.md).
+  if (total_bytes && *total_bytes < kPipelineMinBytes) {
+    return false;
+  }
+  const unsigned cores = std::thread::hardware_concurrency();
+  double load = 0;
+  return cores > 1 && getloadavg(&load, 1) == 1 && load + 1.0 < static_cast<double>(cores);
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ struct OutputTarget {
 
 /// How many threads convert (besides the one writing each output's buffers).
 enum class ConversionThreads : std::uint8_t {
-  kAuto,  // two for inputs of kPipelineMinBytes or more (or of unknown size) on a machine with two cores
+  kAuto,  // two for inputs of kPipelineMinBytes or more (or of unknown size) when a core is idle (load average)
   kOne,   // read, decode, interpret and encode in the caller's thread
   kTwo,   // read and decode in a thread of their own (trace/decode_pipeline.hpp)
 };
