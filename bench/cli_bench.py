@@ -9,6 +9,12 @@ the page cache after a warm-up run), events/s, input MB/s and peak RSS (from
 wait4). Prints a table and the targets of issue 4; --json writes the figures.
 
   bench/cli_bench.py --build build --events 10000000
+
+With --baseline BUILD it instead runs the tband of another build (the code
+before a change) and this one alternately on the same trace, and reports both
+side by side with the load average of every run:
+
+  bench/cli_bench.py --build build --baseline /tmp/tband-base/build --events 10000000 --runs 9
 """
 import argparse
 import json
@@ -36,27 +42,100 @@ TARGETS = {
 SMALLER_IS_BETTER = ("conversion_peak_rss_mb", "perfetto_bytes_per_event", "stats_peak_rss_mb")
 
 
+def load_average():
+    """The 1-minute load average now (the machine is shared: say how busy it was)."""
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def run_once(cmd, stdout_path=os.devnull):
+    """One run: wall seconds, CPU seconds (user + system), peak RSS in MB, and
+    the load average just before it."""
+    load = load_average()
+    with tempfile.NamedTemporaryFile("r") as rss_file, open(stdout_path, "wb") as out:
+        start = time.perf_counter()
+        proc = subprocess.run([TIME, "-f", "%U %S %M", "-o", rss_file.name, *map(str, cmd)],
+                              stdout=out, stderr=subprocess.PIPE)
+        wall = time.perf_counter() - start
+        if proc.returncode != 0:
+            sys.exit(f"{' '.join(map(str, cmd))} failed:\n{proc.stderr.decode(errors='replace')}")
+        user, system, kb = rss_file.read().split()[-3:]
+    return {"wall_s": wall, "cpu_s": float(user) + float(system), "peak_rss_mb": int(kb) / 1024, "load": load}
+
+
 def measure(cmd, runs, stdout_path=os.devnull):
     """Median wall seconds and max peak RSS (MB) over runs, after one warm-up.
     Peak RSS comes from GNU time (a forked Python child would report Python's
     own memory until exec)."""
-    walls, rss, cpus = [], [], []
-    with tempfile.NamedTemporaryFile("r") as rss_file:
-        for i in range(runs + 1):
-            with open(stdout_path, "wb") as out:
-                start = time.perf_counter()
-                proc = subprocess.run([TIME, "-f", "%U %S %M", "-o", rss_file.name, *map(str, cmd)],
-                                      stdout=out, stderr=subprocess.PIPE)
-                wall = time.perf_counter() - start
-            if proc.returncode != 0:
-                sys.exit(f"{' '.join(map(str, cmd))} failed:\n{proc.stderr.decode(errors='replace')}")
-            if i > 0:  # the first run warms the page cache
-                walls.append(wall)
-                rss_file.seek(0)
-                user, system, kb = rss_file.read().split()[-3:]
-                rss.append(int(kb) / 1024)
-                cpus.append(float(user) + float(system))
-    return statistics.median(walls), max(rss), walls, statistics.median(cpus)
+    results = [run_once(cmd, stdout_path) for _ in range(runs + 1)][1:]  # the first run warms the page cache
+    walls = [r["wall_s"] for r in results]
+    return (statistics.median(walls), max(r["peak_rss_mb"] for r in results), walls,
+            statistics.median(r["cpu_s"] for r in results))
+
+
+def side_by_side(args):
+    """The previous code (--baseline BUILD) and this build, run alternately on
+    the same trace, each run with the load average next to it: wall-clock and
+    CPU-time events/s, peak RSS. Medians per command and binary."""
+    new_tband = Path(args.build) / "host/cli/tband"
+    base_tband = Path(args.baseline) / "host/cli/tband"
+    make_trace = Path(args.build) / "tools/tband_make_trace"
+    with tempfile.TemporaryDirectory(prefix="tband_bench_") as tmp:
+        tmp = Path(tmp)
+        trace = tmp / "mix.bin"
+        subprocess.run([make_trace, "mix", str(args.events), trace], check=True)
+        n = args.events + 4
+        commands = [
+            ("decode only (dump --stats)", "base", [base_tband, "dump", "--stats", trace], None),
+            ("decode only (dump --stats)", "new", [new_tband, "dump", "--stats", trace], None),
+            ("conversion (conv -o)", "base", [base_tband, "conv", trace, "-o", tmp / "b.pftrace", "--no-progress"],
+             tmp / "b.pftrace"),
+            ("conversion (conv -o)", "new", [new_tband, "conv", trace, "-o", tmp / "n.pftrace", "--no-progress"],
+             tmp / "n.pftrace"),
+            ("conversion (conv -o)", "new, --threads 1",
+             [new_tband, "conv", "--threads", "1", trace, "-o", tmp / "n1.pftrace", "--no-progress"], tmp / "n1.pftrace"),
+            ("conversion (conv -o)", "new, --threads 2",
+             [new_tband, "conv", "--threads", "2", trace, "-o", tmp / "n2.pftrace", "--no-progress"], tmp / "n2.pftrace"),
+        ]
+        for _, _, cmd, _ in commands:  # warm-up: the trace in the page cache, outputs created
+            run_once(cmd)
+        outputs = [out for *_, out in commands if out is not None]
+        same = all(out.read_bytes() == outputs[0].read_bytes() for out in outputs[1:])
+        runs = {(name, who): [] for name, who, _, _ in commands}
+        for _ in range(args.runs):  # alternately, so that both see the same load
+            for name, who, cmd, _ in commands:
+                runs[(name, who)].append(run_once(cmd))
+
+    print(f"{args.events:,} events of the benchmark mix ({n:,} with metadata); {args.runs} runs of each command, "
+          f"alternating; medians (and range) per command\n")
+    print("| Command | Binary | Wall M events/s | CPU M events/s | Wall | CPU (user+sys) | Peak RSS | Load average |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    figures = {"events": n, "identical_output": same, "rows": []}
+    for (name, who), rs in runs.items():
+        walls = sorted(r["wall_s"] for r in rs)
+        cpus = [r["cpu_s"] for r in rs]
+        loads = [r["load"] for r in rs]
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        cpu_rate = n / cpu if cpu > 0 else float("inf")  # GNU time counts in 10 ms steps
+        row = {"command": name, "binary": who, "wall_s": wall, "cpu_s": cpu,
+               "wall_events_per_s": n / wall, "cpu_events_per_s": cpu_rate,
+               "peak_rss_mb": max(r["peak_rss_mb"] for r in rs), "load_min": min(loads), "load_max": max(loads),
+               "runs": rs}
+        figures["rows"].append(row)
+        print(f"| {name} | {who} | {n / wall / 1e6:.1f} ({n / walls[-1] / 1e6:.1f}-{n / walls[0] / 1e6:.1f}) "
+              f"| {cpu_rate / 1e6:.1f} | {wall:.3f} s | {cpu:.3f} s | {row['peak_rss_mb']:.1f} MB "
+              f"| {min(loads):.2f}-{max(loads):.2f} |")
+    print(f"\nPerfetto output of the conversions byte for byte the same: {'yes' if same else 'NO'}")
+    print("\nEach run, in order (load average before it):")
+    for i in range(args.runs):
+        cells = []
+        for (name, who), rs in runs.items():
+            r = rs[i]
+            cells.append(f"{name.split(' ')[0]}/{who}: {n / r['wall_s'] / 1e6:.1f} M/s @ {r['load']:.2f}")
+        print(f"  run {i + 1}: " + "; ".join(cells))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2))
+    return 0 if same else 1
 
 
 def main():
@@ -67,7 +146,12 @@ def main():
     ap.add_argument("--babeltrace-runs", type=int, default=3)
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    ap.add_argument("--baseline", metavar="BUILD",
+                    help="another build (the previous code): run its tband and this one alternately on the same "
+                         "trace, decode only and conversion, with the load average of each run")
     args = ap.parse_args()
+    if args.baseline:
+        return side_by_side(args)
 
     build = Path(args.build)
     tband = build / "host/cli/tband"

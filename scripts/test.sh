@@ -24,9 +24,10 @@ run_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBAND_WERROR=ON
 if [ "${1:-}" != "--quick" ]; then
   run_build build-asan -DCMAKE_BUILD_TYPE=Debug -DTBAND_SANITIZE=ON -DTBAND_BUILD_BENCH=OFF -DTBAND_WERROR=ON
 
-  # Only what the multi-core tests need: threads acting as cores, a race is a failure.
+  # Only what the multi-core tests need: threads acting as cores, a race is a
+  # failure; and the conversion on two threads (host_pipeline).
   echo "== build-tsan: the runtime's multi-core tests under ThreadSanitizer"
-  tsan_tests=(runtime_stress runtime_streaming runtime_snapshot runtime_post_mortem)
+  tsan_tests=(runtime_stress runtime_streaming runtime_snapshot runtime_post_mortem host_pipeline)
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBAND_SANITIZE_THREAD=ON \
     -DTBAND_BUILD_BENCH=OFF -DTBAND_REQUIRE_CROSS=ON -DTBAND_WERROR=ON > /dev/null
   cmake --build build-tsan -j2 --target "${tsan_tests[@]}"

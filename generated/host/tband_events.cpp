@@ -1878,4 +1878,721 @@ DecodeResult decode_event(std::span<const std::uint8_t> frame) noexcept {
   }
 }
 
+bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out, std::uint64_t& ts) noexcept {
+  if (frame.empty()) {
+    return false;
+  }
+  FastFieldReader r{frame};
+  switch (frame[0]) {
+    case CoreId::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CoreId>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.core_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case DroppedEvtCnt::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<DroppedEvtCnt>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.cnt)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TsResolutionNs::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TsResolutionNs>();
+      if (!r.read(e.ns_per_ts)) return false;
+      if (!r.at_end()) return false;
+      return true;
+    }
+    case IsrName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<IsrName>();
+      if (!r.read(e.isr_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case IsrEnter::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<IsrEnter>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.isr_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case IsrExit::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<IsrExit>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.isr_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EvtmarkerName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EvtmarkerName>();
+      if (!r.read(e.evtmarker_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case Evtmarker::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<Evtmarker>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      e.msg = r.read_str();
+      ts = e.ts;
+      return true;
+    }
+    case EvtmarkerBegin::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EvtmarkerBegin>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      e.msg = r.read_str();
+      ts = e.ts;
+      return true;
+    }
+    case EvtmarkerEnd::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EvtmarkerEnd>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case ValmarkerName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<ValmarkerName>();
+      if (!r.read(e.valmarker_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case Valmarker::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<Valmarker>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.valmarker_id)) return false;
+      if (!r.read(e.val)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case MetadataOverflow::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<MetadataOverflow>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.core_id)) return false;
+      if (!r.read(e.lost_evts)) return false;
+      if (!r.read(e.lost_bytes)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case SchemaId::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<SchemaId>();
+      if (!r.read(e.wire_hash)) return false;
+      e.user_groups = r.read_str();
+      return true;
+    }
+    case TaskSwitchedIn::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskSwitchedIn>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskToRdyState::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskToRdyState>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskResumed::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskResumed>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskResumedFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskResumedFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskSuspended::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskSuspended>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskDelay::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskDelay>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.ticks)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskDelayUntil::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskDelayUntil>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.time_to_wake)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskPrioritySet::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskPrioritySet>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.priority)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskPriorityInherit::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskPriorityInherit>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.priority)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskPriorityDisinherit::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskPriorityDisinherit>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.priority)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskCreated::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskCreated>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskName>();
+      if (!r.read(e.task_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case TaskIsIdleTask::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskIsIdleTask>();
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.core_id)) return false;
+      if (!r.at_end()) return false;
+      return true;
+    }
+    case TaskIsTimerTask::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskIsTimerTask>();
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      return true;
+    }
+    case TaskDeleted::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskDeleted>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueCreated::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueCreated>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueName>();
+      if (!r.read(e.queue_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case QueueKind::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueKind>();
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read_enum(e.kind, kFrQueueKindInfo)) return false;
+      if (!r.at_end()) return false;
+      return true;
+    }
+    case QueueSend::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueSend>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueSendFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueSendFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueOverwrite::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueOverwrite>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueOverwriteFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueOverwriteFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueReceive::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueReceive>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueReceiveFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueReceiveFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.len_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueReset::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueReset>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnQueuePeek::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnQueuePeek>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnQueueSend::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnQueueSend>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnQueueReceive::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnQueueReceive>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case QueueCurLength::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<QueueCurLength>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.queue_id)) return false;
+      if (!r.read(e.length)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskEvtmarkerName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskEvtmarkerName>();
+      if (!r.read(e.evtmarker_id)) return false;
+      if (!r.read(e.task_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case TaskEvtmarker::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskEvtmarker>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      e.msg = r.read_str();
+      ts = e.ts;
+      return true;
+    }
+    case TaskEvtmarkerBegin::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskEvtmarkerBegin>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      e.msg = r.read_str();
+      ts = e.ts;
+      return true;
+    }
+    case TaskEvtmarkerEnd::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskEvtmarkerEnd>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.evtmarker_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskValmarkerName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskValmarkerName>();
+      if (!r.read(e.valmarker_id)) return false;
+      if (!r.read(e.task_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case TaskValmarker::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskValmarker>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.valmarker_id)) return false;
+      if (!r.read(e.val)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskNotify::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskNotify>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read_enum(e.action, kFrNotifyActionInfo)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TaskNotifyFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TaskNotifyFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.task_id)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read_enum(e.action, kFrNotifyActionInfo)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnNotifyTake::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnNotifyTake>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnNotifyWait::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnNotifyWait>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskNotifyTake::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskNotifyTake>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.read(e.value_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskNotifyWait::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskNotifyWait>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.index)) return false;
+      if (!r.read(e.received)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.read(e.value_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupCreated::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupCreated>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupName>();
+      if (!r.read(e.group_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case EventGroupSetBits::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupSetBits>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupClearBits::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupClearBits>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupSetBitsFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupSetBitsFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupClearBitsFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupClearBitsFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnEventGroupWait::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnEventGroupWait>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnEventGroupSync::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnEventGroupSync>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.bits)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskEventGroupWaitEnd::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskEventGroupWaitEnd>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.read(e.timed_out)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case EventGroupDeleted::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<EventGroupDeleted>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.group_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferCreated::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferCreated>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.read_enum(e.kind, kFrStreamBufferKindInfo)) return false;
+      if (!r.read(e.size)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferName>();
+      if (!r.read(e.sb_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case StreamBufferDeleted::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferDeleted>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferReset::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferReset>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferSend::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferSend>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.read(e.bytes)) return false;
+      if (!r.read(e.fill_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferSendFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferSendFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.read(e.bytes)) return false;
+      if (!r.read(e.fill_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferReceive::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferReceive>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.read(e.bytes)) return false;
+      if (!r.read(e.fill_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferReceiveFromIsr::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferReceiveFromIsr>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.read(e.bytes)) return false;
+      if (!r.read(e.fill_after)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnStreamBufferSend::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnStreamBufferSend>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case CurtaskBlockOnStreamBufferReceive::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<CurtaskBlockOnStreamBufferReceive>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.read(e.ticks_to_wait)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferSendFailed::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferSendFailed>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferReceiveFailed::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferReceiveFailed>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.sb_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case StreamBufferCreateFailed::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<StreamBufferCreateFailed>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read_enum(e.kind, kFrStreamBufferKindInfo)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TimerCreated::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TimerCreated>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.timer_id)) return false;
+      if (!r.read(e.period)) return false;
+      if (!r.read(e.auto_reload)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TimerName::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TimerName>();
+      if (!r.read(e.timer_id)) return false;
+      e.name = r.read_str();
+      return true;
+    }
+    case TimerCreateFailed::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TimerCreateFailed>();
+      if (!r.read(e.ts)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TimerCommandSend::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TimerCommandSend>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.timer_id)) return false;
+      if (!r.read_enum(e.command, kFrTimerCommandInfo)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.read(e.sent)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TimerCommandReceived::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TimerCommandReceived>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.timer_id)) return false;
+      if (!r.read_enum(e.command, kFrTimerCommandInfo)) return false;
+      if (!r.read(e.value)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    case TimerExpired::kId: {
+      [[maybe_unused]] auto& e = out.emplace_value<TimerExpired>();
+      if (!r.read(e.ts)) return false;
+      if (!r.read(e.timer_id)) return false;
+      if (!r.at_end()) return false;
+      ts = e.ts;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 }  // namespace tband

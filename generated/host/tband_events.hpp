@@ -1992,4 +1992,12 @@ inline constexpr std::size_t kEventCount = 84;
 /// comes back as a DecodeError.
 [[nodiscard]] DecodeResult decode_event(std::span<const std::uint8_t> frame) noexcept;
 
+/// decode_event() for the common case, with less work: decodes a well-formed
+/// frame in place into `out` and, for an event that is not metadata, stores
+/// its timestamp in `ts`. Returns false, with `out` unspecified, for every
+/// frame decode_event() rejects: decode that one with decode_event() to learn
+/// what is wrong.
+[[nodiscard]] bool decode_event_fast(std::span<const std::uint8_t> frame, DecodeResult& out,
+                                     std::uint64_t& ts) noexcept;
+
 }  // namespace tband

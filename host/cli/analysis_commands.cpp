@@ -36,6 +36,7 @@ void add_input_options(CLI::App& cmd, TraceInputOptions& in) {
   cmd.add_option("--gap", in.gap, "A time without any event longer than this counts as a gap (e.g. 10ms)")
       ->capture_default_str();
   cmd.add_flag("--no-progress", in.no_progress, "No progress bar, even on a terminal");
+  cmd.add_option("--threads", in.threads, kThreadsHelp)->check(CLI::IsMember({"auto", "1", "2"}))->capture_default_str();
   cmd.add_option("--schema", in.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
 }
 
@@ -59,6 +60,7 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
     conversion.format = in.format;
     conversion.interpreter.mode = in.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
     conversion.interpreter.core_count = in.core_count;
+    conversion.threads = parse_threads(in.threads);
     check_inputs(conversion.inputs, in.core_count);
     std::string error;
     const auto gap = parse_quantity(in.gap, error);

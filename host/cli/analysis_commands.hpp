@@ -25,6 +25,7 @@ struct TraceInputOptions {
   std::string gap = "10ms";
   bool no_progress = false;
   std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
+  std::string threads = "auto";      // --threads: auto, 1 or 2
 };
 
 struct StatsCmdOptions {

@@ -92,6 +92,9 @@ int run(int argc, char** argv) {
   add_allow_option(*conv_cmd, conv.allow, "With --strict, tolerate warnings of this kind");
   conv_cmd->get_option("--allow")->needs(strict);
   conv_cmd->add_flag("--no-progress", conv.no_progress, "No progress bar, even on a terminal");
+  conv_cmd->add_option("--threads", conv.threads, kThreadsHelp)
+      ->check(CLI::IsMember({"auto", "1", "2"}))
+      ->capture_default_str();
   conv_cmd->add_option("--schema", conv.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
 
   DumpCmdOptions dump;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "trace/conversion.hpp"
+
 namespace CLI {
 class App;
 }
@@ -40,6 +42,7 @@ struct ConvOptions {
   std::vector<std::string> allow;  // diagnostic kinds --strict tolerates
   bool no_progress = false;
   std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
+  std::string threads = "auto";      // --threads: auto, 1 or 2
 };
 
 struct DumpCmdOptions {
@@ -57,6 +60,14 @@ struct ServeCmdOptions {
   bool once = false;
   bool open = false;
 };
+
+/// --threads of the commands that convert: its help text, and its value.
+inline constexpr const char* kThreadsHelp =
+    "auto, 1 or 2: decode in a thread of its own while interpreting and writing (2), or all in one (1); auto: "
+    "2 for inputs of 1 MiB or more when a core is idle (by the load average). The output is the same";
+[[nodiscard]] inline ConversionThreads parse_threads(const std::string& threads) {
+  return threads == "1" ? ConversionThreads::kOne : threads == "2" ? ConversionThreads::kTwo : ConversionThreads::kAuto;
+}
 
 /// The --format choices and their help text, shared by the commands that read traces.
 std::vector<std::string> format_names();

@@ -4,10 +4,15 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <span>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "decode/decode_error.hpp"
 
@@ -56,16 +61,11 @@ class CobsDeframer {
       if (code_ == 0 && len_ == 0) {
         // At a frame start. Most frames are one block followed by the
         // delimiter: hand those out straight from the chunk, without a copy.
-        const std::uint8_t code = *p;
-        const auto available = static_cast<std::size_t>(end - p);
-        if (code > 1 && code != 0xFF && code < available && p[code] == 0 &&
-            std::memchr(p + 1, 0, code - 1u) == nullptr && code - 1u <= max_frame_len_) {
-          const RawFrame frame{{p + 1, code - 1u}, {frame_start_, code + 1u, frame_index_}, nullptr};
-          sink(frame);
-          p += code + 1u;
-          reset_frame(pos_ + code + 1u);
-          continue;
+        p = one_block_frames(p, end, sink);
+        if (p == end) {
+          return;
         }
+        // p starts a frame of several blocks, or one not complete in this chunk.
       }
       if (block_left_ == 0) {
         const std::uint8_t byte = *p++;
@@ -126,6 +126,52 @@ class CobsDeframer {
   [[nodiscard]] std::uint64_t position() const noexcept { return pos_; }
 
  private:
+  // The next 0x00 in [p, end), or nullptr. Frames are short: one 16-byte
+  // compare finds most delimiters (SSE2 is part of x86-64).
+  static const std::uint8_t* find_zero(const std::uint8_t* p, const std::uint8_t* end) noexcept {
+#if defined(__SSE2__)
+    if (end - p >= 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
+      if (mask != 0) {
+        return p + std::countr_zero(mask);
+      }
+      p += 16;
+    }
+#endif
+    return static_cast<const std::uint8_t*>(std::memchr(p, 0, static_cast<std::size_t>(end - p)));
+  }
+
+  // Called at a frame start: hands out the one-block frames from p on (code
+  // byte, code - 1 non-zero bytes, delimiter), straight from the chunk, and
+  // returns where the first other frame starts (or end). A one-block frame is
+  // one whose code byte equals its distance to the next zero.
+  template <class Sink>
+  const std::uint8_t* one_block_frames(const std::uint8_t* p, const std::uint8_t* end, Sink& sink) {
+    std::uint64_t start = frame_start_;  // locals: the sink's stores cannot alias them
+    std::uint64_t index = frame_index_;
+    const std::size_t max_code = max_frame_len_ < 0xFDu ? max_frame_len_ + 1u : 0xFEu;
+    while (p != end) {
+      const std::uint8_t* zero = find_zero(p, end);
+      if (zero == nullptr) {
+        break;
+      }
+      const auto code = static_cast<std::size_t>(zero - p);
+      if (code != *p || code < 2 || code > max_code) {
+        break;  // an empty frame, several blocks, a 0xFF block or too long: the general path
+      }
+      const RawFrame frame{{p + 1, code - 1u}, {start, code + 1u, index}, nullptr};
+      sink(frame);
+      p = zero + 1;
+      start += code + 1u;
+      ++index;
+    }
+    pos_ = start;
+    frame_start_ = start;
+    frame_index_ = index;
+    return p;
+  }
+
   bool append(const std::uint8_t* src, std::size_t n) noexcept {
     if (n > max_frame_len_ - len_) {
       start_skipping_too_long();

@@ -58,6 +58,15 @@ class Decoded {
   [[nodiscard]] const T& value() const noexcept { return *std::get_if<0>(&result_); }
   [[nodiscard]] const DecodeError& error() const noexcept { return *std::get_if<1>(&result_); }
 
+  /// Makes this hold T's alternative A, value-initialised, and returns it:
+  /// for a decoder that fills the event in place (T is a variant).
+  template <class A>
+  A& emplace_value() noexcept {
+    // From an A, not in_place_type<A>: that constructor is noexcept, so the
+    // variant is built in place instead of through a temporary.
+    return *std::get_if<A>(&result_.template emplace<0>(A{}));
+  }
+
  private:
   std::variant<T, DecodeError> result_;
 };

@@ -14,6 +14,15 @@
 
 namespace tband {
 
+/// An s64 from its wire form: the magnitude shifted left, the sign in bit 0.
+[[nodiscard]] constexpr std::int64_t s64_from_sign_magnitude(std::uint64_t raw) noexcept {
+  const std::uint64_t magnitude = raw >> 1;
+  if ((raw & 1u) == 0) {
+    return static_cast<std::int64_t>(magnitude);
+  }
+  return magnitude == 0 ? INT64_MIN : -static_cast<std::int64_t>(magnitude);  // "negative zero" stands for INT64_MIN
+}
+
 class FieldReader {
  public:
   /// frame must not be empty; its first byte is the event id.
@@ -44,14 +53,7 @@ class FieldReader {
     if (!read_varlen<64>(raw, field)) {
       return false;
     }
-    const std::uint64_t magnitude = raw >> 1;
-    if ((raw & 1u) == 0) {
-      out = static_cast<std::int64_t>(magnitude);
-    } else if (magnitude == 0) {
-      out = INT64_MIN;  // "negative zero" stands for INT64_MIN
-    } else {
-      out = -static_cast<std::int64_t>(magnitude);
-    }
+    out = s64_from_sign_magnitude(raw);
     return true;
   }
   bool read(std::uint16_t& out, int field) noexcept {
@@ -207,6 +209,150 @@ class FieldReader {
   const std::uint8_t* pos_;
   const std::uint8_t* end_;
   DecodeError error_{DecodeErrorKind::kMissingField};
+};
+
+/// The same reads without saying what went wrong: a failed read returns
+/// false and nothing more, so that the common case (a well-formed frame)
+/// costs only the reads. decode_event_fast() uses it; on a failure the caller
+/// decodes the frame again with FieldReader (decode_event()) for the error.
+/// Accepts exactly what FieldReader accepts, with the same values.
+class FastFieldReader {
+ public:
+  /// frame must not be empty; its first byte is the event id.
+  explicit FastFieldReader(std::span<const std::uint8_t> frame) noexcept
+      : pos_(frame.data() + 1), end_(frame.data() + frame.size()) {}
+
+  [[nodiscard]] bool at_end() const noexcept { return pos_ == end_; }
+
+  [[gnu::always_inline]] bool read(std::uint8_t& out) noexcept {
+    if (pos_ == end_) {
+      return false;
+    }
+    out = *pos_++;
+    return true;
+  }
+  [[gnu::always_inline]] bool read(std::int8_t& out) noexcept {
+    if (pos_ == end_) {
+      return false;
+    }
+    out = static_cast<std::int8_t>(*pos_++);
+    return true;
+  }
+  [[gnu::always_inline]] bool read(bool& out) noexcept {
+    if (pos_ == end_ || *pos_ > 1) {
+      return false;
+    }
+    out = *pos_++ == 1;
+    return true;
+  }
+  [[gnu::always_inline]] bool read(std::uint16_t& out) noexcept { return read_unsigned<16>(out); }
+  [[gnu::always_inline]] bool read(std::uint32_t& out) noexcept { return read_unsigned<32>(out); }
+  [[gnu::always_inline]] bool read(std::uint64_t& out) noexcept { return read_unsigned<64>(out); }
+  [[gnu::always_inline]] bool read(std::int64_t& out) noexcept {
+    std::uint64_t raw = 0;
+    if (!read_varlen<64>(raw)) {
+      return false;
+    }
+    out = s64_from_sign_magnitude(raw);
+    return true;
+  }
+  [[gnu::always_inline]] bool read(std::int16_t& out) noexcept { return read_sign_magnitude<17>(out); }
+  [[gnu::always_inline]] bool read(std::int32_t& out) noexcept { return read_sign_magnitude<33>(out); }
+  [[gnu::always_inline]] bool read(float& out) noexcept {
+    std::uint32_t bits = 0;
+    if (!read(bits)) {
+      return false;
+    }
+    out = std::bit_cast<float>(bits);
+    return true;
+  }
+  [[gnu::always_inline]] bool read(double& out) noexcept {
+    std::uint64_t bits = 0;
+    if (!read(bits)) {
+      return false;
+    }
+    out = std::bit_cast<double>(bits);
+    return true;
+  }
+  template <class Enum>
+  [[gnu::always_inline]] bool read_enum(Enum& out, const EnumInfo& info) noexcept {
+    if (pos_ == end_ || info.find(*pos_) == nullptr) {
+      return false;
+    }
+    out = static_cast<Enum>(*pos_++);
+    return true;
+  }
+  std::string_view read_str() noexcept {
+    const auto* start = reinterpret_cast<const char*>(pos_);
+    const auto len = static_cast<std::size_t>(end_ - pos_);
+    pos_ = end_;
+    return {start, len};
+  }
+
+ private:
+  template <unsigned Bits, class T>
+  [[gnu::always_inline]] bool read_unsigned(T& out) noexcept {
+    std::uint64_t value = 0;
+    if (!read_varlen<Bits>(value)) {
+      return false;
+    }
+    out = static_cast<T>(value);
+    return true;
+  }
+  // FieldReader::read_varlen<Bits> without the error: at most ceil(Bits / 7)
+  // bytes, the last of which may use only the bits the type has left.
+  template <unsigned Bits>
+  [[gnu::always_inline]] bool read_varlen(std::uint64_t& out) noexcept {
+    constexpr unsigned kMaxBytes = (Bits + 6) / 7;
+    constexpr unsigned kLastByteBits = Bits - 7 * (kMaxBytes - 1);
+    static_assert(kMaxBytes > 1);
+    const std::uint8_t* p = pos_;
+    const auto available = static_cast<std::size_t>(end_ - p);
+    if (available == 0) {
+      return false;
+    }
+    if (p[0] < 0x80u) [[likely]] {  // one byte: small ids and values
+      out = p[0];
+      pos_ = p + 1;
+      return true;
+    }
+    std::uint64_t value = p[0] & 0x7Fu;
+#pragma GCC unroll 10
+    for (unsigned i = 1; i < kMaxBytes; ++i) {
+      if (i == available) {
+        return false;
+      }
+      const std::uint8_t byte = p[i];
+      value |= static_cast<std::uint64_t>(byte & 0x7Fu) << (7 * i);
+      if ((byte & 0x80u) == 0) {
+        if (i == kMaxBytes - 1 && (static_cast<unsigned>(byte) >> kLastByteBits) != 0) {
+          return false;
+        }
+        pos_ = p + i + 1;
+        out = value;
+        return true;
+      }
+    }
+    return false;
+  }
+  template <unsigned Bits, class Int>
+  [[gnu::always_inline]] bool read_sign_magnitude(Int& out) noexcept {
+    std::uint64_t raw = 0;
+    if (!read_varlen<Bits>(raw)) {
+      return false;
+    }
+    const std::uint64_t magnitude = raw >> 1;
+    const bool negative = (raw & 1u) != 0;
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<Int>::max());
+    if (magnitude > kMax + (negative ? 1u : 0u) || (negative && magnitude == 0)) {
+      return false;
+    }
+    out = negative ? static_cast<Int>(-static_cast<std::int64_t>(magnitude)) : static_cast<Int>(magnitude);
+    return true;
+  }
+
+  const std::uint8_t* pos_;
+  const std::uint8_t* end_;
 };
 
 }  // namespace tband

@@ -257,14 +257,14 @@ bool PerfettoWriter::try_write_with_args(std::uint64_t ts_ns, TrackId track, int
   return true;
 }
 
-bool PerfettoWriter::mark_interned(NameId id, std::vector<bool>& emitted) const {
+bool PerfettoWriter::mark_interned(NameId id, std::vector<std::uint8_t>& emitted) const {
   if (id >= emitted.size()) {
-    emitted.resize(names_.size() > id ? names_.size() : id + 1u, false);
+    emitted.resize(names_.size() > id ? names_.size() : id + 1u, 0);
   }
   if (emitted[id]) {
     return false;
   }
-  emitted[id] = true;
+  emitted[id] = 1;
   return true;
 }
 

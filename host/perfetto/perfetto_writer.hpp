@@ -97,8 +97,10 @@ class PerfettoWriter {
                    std::span<const Arg> args, const std::int64_t* counter_value, std::string_view literal = {},
                    const double* double_counter_value = nullptr);
   // The common packet (no arguments, no new interned name, time not going
-  // backwards), written straight into the output: sizes first, then fields.
-  // Value: void (no counter value), std::int64_t or double.
+  // backwards), written straight into the output. Its two lengths (packet
+  // and TrackEvent) are below 128 whatever the values, so each is one byte,
+  // filled in once the fields behind it are written: no sizes to work out
+  // first. Value: void (no counter value), std::int64_t or double.
   template <class Value = void>
   bool try_write_simple(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
                         const Value* counter_value) {
@@ -108,27 +110,44 @@ class PerfettoWriter {
       return false;
     }
     using COS = google::protobuf::io::CodedOutputStream;
-    std::size_t event_size = 2 + 1 + COS::VarintSize64(track);  // type (1-byte enum), track_uuid
+    // The largest such packet: the TrackEvent (type 2, track 1 + 10, name 1 + 5,
+    // counter 2 + 10) and the packet around it (length-delimited heads, a
+    // 10-byte time delta, sequence id and flags): one-byte lengths suffice.
+    constexpr std::size_t kMaxEvent = 2 + 11 + 6 + 12;
+    constexpr std::size_t kMaxPacket = 1 + 10 + 2 + kMaxEvent + 4;
+    static_assert(kMaxEvent < 128 && kMaxPacket < 128);
+    std::uint8_t* const start = out_.reserve(2 + kMaxPacket);
+    std::uint8_t* p = start + 2;  // after the packet's tag and length
+    start[0] = tag(wire::kTracePacket, 2);
+    *p++ = tag(wire::kTimestamp, 0);
+    p = COS::WriteVarint64ToArray(ts_ns - last_ts_ns_, p);
+    *p++ = tag(wire::kTrackEvent, 2);
+    std::uint8_t* const event_length = p++;
+    std::uint8_t* const event = p;
+    *p++ = tag(wire::kType, 0);
+    *p++ = static_cast<std::uint8_t>(type);
+    *p++ = tag(wire::kTrackUuid, 0);
+    p = COS::WriteVarint64ToArray(track, p);
     if (has_name) {
-      event_size += 1 + COS::VarintSize64(name + 1u);
+      *p++ = tag(wire::kNameIid, 0);
+      p = COS::WriteVarint32ToArray(name + 1u, p);
     }
-    std::uint64_t counter = 0;
-    if constexpr (kInt) {
-      counter = static_cast<std::uint64_t>(*counter_value);
-      event_size += 2 + COS::VarintSize64(counter);
-    } else if constexpr (kDouble) {
-      counter = std::bit_cast<std::uint64_t>(*counter_value);
-      event_size += 2 + sizeof counter;
-    }
-    std::uint8_t* p = begin_packet(ts_ns, event_size, type, track, name, has_name);
     if constexpr (kInt) {
       p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(wire::kCounterValue << 3), p);  // 2-byte tag
-      p = COS::WriteVarint64ToArray(counter, p);
+      p = COS::WriteVarint64ToArray(static_cast<std::uint64_t>(*counter_value), p);
     } else if constexpr (kDouble) {
       p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(wire::kDoubleCounterValue << 3 | 1), p);  // fixed64
-      p = COS::WriteLittleEndian64ToArray(counter, p);
+      p = COS::WriteLittleEndian64ToArray(std::bit_cast<std::uint64_t>(*counter_value), p);
     }
-    end_packet(p, ts_ns);
+    *event_length = static_cast<std::uint8_t>(p - event);
+    *p++ = tag(wire::kTrustedPacketSequenceId, 0);
+    *p++ = static_cast<std::uint8_t>(kSequenceId);
+    *p++ = tag(wire::kSequenceFlags, 0);
+    *p++ = static_cast<std::uint8_t>(wire::kSeqNeedsIncrementalState);
+    start[1] = static_cast<std::uint8_t>(p - (start + 2));
+    out_.commit(p);
+    last_ts_ns_ = ts_ns;
+    ++packets_;
     return true;
   }
   // A packet written straight into the output: its head up to the TrackEvent's
@@ -178,17 +197,17 @@ class PerfettoWriter {
                            std::span<const Arg> args);
   // True (once) if the name's text must still be written; the common "already
   // written" answer inline.
-  bool needs_interning(NameId id, std::vector<bool>& emitted) const {
+  bool needs_interning(NameId id, std::vector<std::uint8_t>& emitted) const {
     return id < emitted.size() && emitted[id] ? false : mark_interned(id, emitted);
   }
-  bool mark_interned(NameId id, std::vector<bool>& emitted) const;
+  bool mark_interned(NameId id, std::vector<std::uint8_t>& emitted) const;
 
   BufferedOutput& out_;
   const NameTable& names_;
   std::uint64_t last_ts_ns_ = 0;  // value of the incremental clock
   std::uint64_t packets_ = 0;
-  std::vector<bool> event_name_emitted_;
-  std::vector<bool> arg_name_emitted_;
+  std::vector<std::uint8_t> event_name_emitted_;  // by NameId: its text is written (a byte is quicker than a bit)
+  std::vector<std::uint8_t> arg_name_emitted_;
   std::vector<std::uint8_t> event_buf_;   // TrackEvent body
   std::vector<std::uint8_t> intern_buf_;  // InternedData body
   std::vector<std::uint8_t> packet_buf_;  // TracePacket body

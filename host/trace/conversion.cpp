@@ -1,10 +1,13 @@
 #include "trace/conversion.hpp"
 
+#include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "common/buffered_output.hpp"
 #include "json/json_writer.hpp"
 #include "perfetto/perfetto_writer.hpp"
+#include "trace/decode_pipeline.hpp"
 #include "trace/event_stream.hpp"
 #include "trace/interpret_item.hpp"
 
@@ -36,6 +39,56 @@ void check_inputs(const std::vector<InputSpec>& inputs, std::uint32_t core_count
     throw UsageError("stdin ('-') can be given only once");
   }
 }
+
+namespace {
+
+// The interpreter's part of interpret_item() for a batch from the decoding
+// thread, which did the SchemaSet's part.
+void interpret_batch(TraceInterpreter& interpreter, const DecodedBatch& batch,
+                     const std::vector<std::string>& input_names, ItemCounts& counts) {
+  for (const BatchEntry& entry : batch.entries()) {
+    const EventOrigin origin{entry.core, &input_names[entry.input], &entry.at, entry.has_ts, entry.ts};
+    switch (entry.kind) {
+      case BatchEntry::Kind::kEvent:
+        interpreter.on_event(entry.result.value(), origin);
+        break;
+      case BatchEntry::Kind::kDynamic:
+        interpreter.on_dynamic_event(batch.dynamic(entry.extra), origin);
+        break;
+      case BatchEntry::Kind::kUnknownId:
+        ++counts.decode_errors;
+        ++counts.unknown_frames;
+        break;
+      case BatchEntry::Kind::kError:
+        ++counts.decode_errors;
+        interpreter.on_decode_error(entry.result.error(), batch.description(entry.extra), origin);
+        break;
+    }
+  }
+}
+
+bool use_pipeline(const ConversionOptions& options, std::optional<std::uint64_t> total_bytes) {
+  switch (options.threads) {
+    case ConversionThreads::kOne:
+      return false;
+    case ConversionThreads::kTwo:
+      return true;
+    case ConversionThreads::kAuto:
+      break;
+  }
+  // A second thread pays off only for more than a few batches, and only with
+  // a core to spare: on a machine that is busy already, the two threads share
+  // what one would get, and the hand-over between them costs more CPU time
+  // (bench/RESULTS.md).
+  if (total_bytes && *total_bytes < kPipelineMinBytes) {
+    return false;
+  }
+  const unsigned cores = std::thread::hardware_concurrency();
+  double load = 0;
+  return cores > 1 && getloadavg(&load, 1) == 1 && load + 1.0 < static_cast<double>(cores);
+}
+
+}  // namespace
 
 ConversionResult convert(const ConversionOptions& options) {
   check_inputs(options.inputs, options.interpreter.core_count);
@@ -74,20 +127,32 @@ ConversionResult convert(const ConversionOptions& options) {
   }
 
   TraceInterpreter interpreter{timeline, result.diagnostics, options.interpreter};
-  std::uint64_t items = 0;
   ItemCounts counts;
-  const bool show_progress = static_cast<bool>(options.progress);
-  merge_streams(streams, [&](const StreamItem& item, const EventStream& stream) {
-    const EventOrigin origin{item.core, &input_names[stream.index()], item.at, item.has_ts, item.ts};
-    interpret_item(interpreter, item, origin, options.schemas, counts);
-    if (show_progress && (++items & 0xFFFF) == 0) {
-      std::uint64_t read = 0;
-      for (const auto& s : streams) {
-        read += s->reader().raw_bytes_read();
-      }
-      options.progress(read, total_bytes);
+  const auto report_progress = [&] {
+    std::uint64_t read = 0;
+    for (const auto& s : streams) {
+      read += s->reader().raw_bytes_read();
     }
-  });
+    options.progress(read, total_bytes);
+  };
+  if (use_pipeline(options, total_bytes)) {
+    // Decoding in a thread of its own, interpreting and encoding here.
+    DecodePipeline pipeline{streams, input_names, options.schemas,
+                            options.progress ? std::function<void()>{report_progress} : nullptr};
+    while (const DecodedBatch* batch = pipeline.next()) {
+      interpret_batch(interpreter, *batch, input_names, counts);
+    }
+  } else {
+    std::uint64_t items = 0;
+    const bool show_progress = static_cast<bool>(options.progress);
+    merge_streams(streams, [&](const StreamItem& item, const EventStream& stream) {
+      const EventOrigin origin{item.core, &input_names[stream.index()], item.at, item.has_ts, item.ts};
+      interpret_item(interpreter, item, origin, options.schemas, counts);
+      if (show_progress && (++items & 0xFFFF) == 0) {
+        report_progress();
+      }
+    });
+  }
   finish_interpretation(interpreter, options.schemas);
   result.decode_errors = counts.decode_errors;
   result.unknown_frames = counts.unknown_frames;

@@ -29,6 +29,15 @@ struct OutputTarget {
   std::string name;
 };
 
+/// How many threads convert (besides the one writing each output's buffers).
+enum class ConversionThreads : std::uint8_t {
+  kAuto,  // two for inputs of kPipelineMinBytes or more (or of unknown size) when a core is idle (load average)
+  kOne,   // read, decode, interpret and encode in the caller's thread
+  kTwo,   // read and decode in a thread of their own (trace/decode_pipeline.hpp)
+};
+/// Inputs smaller than this convert in one thread under kAuto.
+inline constexpr std::uint64_t kPipelineMinBytes = 1 << 20;
+
 struct ConversionOptions {
   std::vector<InputSpec> inputs;
   std::string format = "auto";
@@ -37,8 +46,11 @@ struct ConversionOptions {
   OutputTarget json;
   /// Decodes the events the binary was not compiled with (may be null).
   SchemaSet* schemas = nullptr;
-  /// Called now and then with (bytes read, total bytes if known).
+  /// Called now and then with (bytes read, total bytes if known); from the
+  /// decoding thread when there are two.
   std::function<void(std::uint64_t, std::optional<std::uint64_t>)> progress;
+  /// The output is the same whatever this says.
+  ConversionThreads threads = ConversionThreads::kAuto;
 };
 
 struct ConversionResult {

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "decode/field_reader.hpp"
+#include "trace/decode_pipeline.hpp"
 
 namespace tband {
 
@@ -68,43 +69,86 @@ void EventStream::add(const RawFrame& frame, std::span<const std::uint8_t> chunk
   frames_.push_back({data, size, kNoError, frame.location, core_, has_ts, last_ts_});
 }
 
+namespace {
+
+// The timestamp of a decoded event that is not metadata: its first field,
+// which the decoder has already read.
+[[gnu::always_inline]] inline std::uint64_t decoded_ts(const Event& event) noexcept {
+  return std::visit(
+      [](const auto& e) -> std::uint64_t {
+        if constexpr (requires { e.ts; }) {
+          return e.ts;
+        } else {
+          return 0;
+        }
+      },
+      event);
+}
+
+// decode_event() into `result`: what is wrong with a frame that
+// decode_event_fast() did not take.
+[[gnu::noinline]] void decode_exactly(std::span<const std::uint8_t> frame, DecodeResult& result) noexcept {
+  // Built in place: assigning one variant to another costs a dispatch.
+  std::destroy_at(&result);
+  ::new (static_cast<void*>(&result)) DecodeResult(decode_event(frame));  // no temporary
+}
+
+}  // namespace
+
 void EventStream::decode_current() {
   const Frame& f = frames_[pos_];
   current_.at = &f.at;
-  current_.core = f.core;
   current_.order_ts = f.order_ts;
-  if (f.error != kNoError) {
-    current_.result = errors_[f.error];
-    current_.dynamic = false;
-    current_.has_ts = false;
-  } else {
-    decode_into({f.data, f.size}, current_);
-    current_.has_ts = f.has_ts && (current_.result.ok() || current_.dynamic);
-    current_.ts = f.order_ts;
-    if (current_.dynamic && current_.dynamic_event.has_ts() && !f.has_ts) {
-      // Its schema arrived after the frame was sorted (another input's schema_id).
-      current_.has_ts = true;
-      current_.ts = current_.dynamic_event.ts();
-    }
-  }
+  decode_head(f, {f.data, f.size}, current_, current_.dynamic_event);
   current_valid_ = true;
 }
 
-void EventStream::decode_into(std::span<const std::uint8_t> frame, StreamItem& item) {
-  // Built in place: assigning one variant to another costs a dispatch.
-  std::destroy_at(&item.result);
-  ::new (static_cast<void*>(&item.result)) DecodeResult(decode_event(frame));  // no temporary
-  item.dynamic = false;
-  if (!item.result.ok()) {
-    if (const RuntimeEvent* event = runtime_event(frame[0])) {
-      decode_runtime(*event, frame, item);
+template <class Item>
+void EventStream::take_head(std::span<const std::uint8_t> bytes, Item& item, DynamicEvent& dynamic) {
+  decode_head(frames_[pos_], bytes, item, dynamic);
+  pop();
+}
+
+template <class Item>
+void EventStream::decode_head(const Frame& f, std::span<const std::uint8_t> bytes, Item& item,
+                              DynamicEvent& dynamic) {
+  item.core = f.core;
+  if (f.error != kNoError) {
+    item.result = errors_[f.error];
+    item.dynamic = false;
+    item.has_ts = false;
+  } else {
+    decode_into(bytes, item, dynamic);
+    item.has_ts = f.has_ts && (item.result.ok() || item.dynamic);
+    item.ts = f.order_ts;
+    if (item.dynamic && dynamic.has_ts() && !f.has_ts) {
+      // Its schema arrived after the frame was sorted (another input's schema_id).
+      item.has_ts = true;
+      item.ts = dynamic.ts();
     }
   }
 }
 
-void EventStream::decode_runtime(const RuntimeEvent& event, std::span<const std::uint8_t> frame, StreamItem& item) {
+template <class Item>
+void EventStream::decode_into(std::span<const std::uint8_t> frame, Item& item, DynamicEvent& dynamic) {
+  item.dynamic = false;
+  std::uint64_t ts = 0;
+  if (decode_event_fast(frame, item.result, ts)) [[likely]] {
+    return;
+  }
+  decode_exactly(frame, item.result);
+  if (!item.result.ok()) {
+    if (const RuntimeEvent* event = runtime_event(frame[0])) {
+      decode_runtime(*event, frame, item, dynamic);
+    }
+  }
+}
+
+template <class Item>
+void EventStream::decode_runtime(const RuntimeEvent& event, std::span<const std::uint8_t> frame, Item& item,
+                                 DynamicEvent& dynamic) {
   DecodeError error{DecodeErrorKind::kUnknownEventId};
-  item.dynamic = decode_dynamic(event, frame, item.dynamic_event, error);
+  item.dynamic = decode_dynamic(event, frame, dynamic, error);
   if (!item.dynamic) {
     item.result = error;
   }
@@ -121,55 +165,58 @@ void EventStream::learn_schema_id(std::span<const std::uint8_t> frame) {
   }
 }
 
-void EventStream::fill_item(const RawFrame& frame, StreamItem& item) {
-  item.at = &frame.location;
+void EventStream::on_schema_id(const SchemaId& id) {
+  if (schemas_ != nullptr) {
+    schemas_->on_schema_id(id.wire_hash, id.user_groups);
+  }
+}
+
+template <class Item>
+void EventStream::decode_unusual(const RawFrame& frame, Item& item, DynamicEvent& dynamic) {
   if (frame.error != nullptr) {
     item.result = *frame.error;
     item.dynamic = false;
     item.has_ts = false;
     item.core = core_;
-    item.order_ts = last_ts_;
     return;
   }
   const std::uint8_t* data = frame.data.data();
   item.has_ts = false;
-  if (!compiled_[data[0]]) [[unlikely]] {
+  if (!compiled_[data[0]]) {
     // Not an event this binary knows: a run-time schema's, or unknown.
     if (const RuntimeEvent* event = runtime_event(data[0])) {
-      decode_runtime(*event, frame.data, item);
-      if (item.dynamic && item.dynamic_event.has_ts()) {
+      decode_runtime(*event, frame.data, item, dynamic);
+      if (item.dynamic && dynamic.has_ts()) {
         item.has_ts = true;
-        item.ts = item.dynamic_event.ts();
+        item.ts = dynamic.ts();
         last_ts_ = item.ts;
       }
       item.core = core_;
-      item.order_ts = last_ts_;
       return;
     }
   }
-  // Built in place: assigning one variant to another costs a dispatch.
-  std::destroy_at(&item.result);
-  ::new (static_cast<void*>(&item.result)) DecodeResult(decode_event(frame.data));  // no temporary
+  // What is wrong with the frame (decode_event_fast() did not take it).
+  decode_exactly(frame.data, item.result);
   item.dynamic = false;
-  if (item.result.ok()) {
+  if (item.result.ok()) {  // never: the two decoders accept the same frames
     if (has_timestamp_[data[0]]) {
-      FieldReader reader{frame.data};
-      std::uint64_t ts = 0;
-      reader.read(ts, 0);
+      const std::uint64_t ts = decoded_ts(item.result.value());
       item.has_ts = true;
       item.ts = ts;
       last_ts_ = ts;
       if (data[0] == CoreId::kId) {
         core_ = std::get<CoreId>(item.result.value()).core_id;
       }
-    } else if (data[0] == SchemaId::kId && schemas_ != nullptr) {
-      const auto& id = std::get<SchemaId>(item.result.value());
-      schemas_->on_schema_id(id.wire_hash, id.user_groups);
+    } else if (data[0] == SchemaId::kId) {
+      on_schema_id(std::get<SchemaId>(item.result.value()));
     }
   }
   item.core = core_;
-  item.order_ts = last_ts_;
 }
+
+template void EventStream::decode_unusual(const RawFrame&, StreamItem&, DynamicEvent&);
+template void EventStream::decode_unusual(const RawFrame&, BatchEntry&, DynamicEvent&);
+template void EventStream::take_head(std::span<const std::uint8_t>, BatchEntry&, DynamicEvent&);
 
 bool EventStream::refill() {
   frames_.clear();

@@ -128,6 +128,67 @@ class EventStream {
     });
   }
 
+  // ---- for a pipeline (trace/decode_pipeline.hpp): the frames' bytes are
+  // copied where they outlive the chunk, then decoded from the copy ----
+
+  /// Hands every remaining frame to f(const RawFrame&) straight from the
+  /// deframer (the bytes are valid during the call only); decode each with
+  /// decode_frame() in order.
+  template <class F>
+  void drain_frames(F&& f) {
+    for (;;) {
+      const std::span<const std::uint8_t> chunk = reader_->next();
+      if (chunk.empty()) {
+        deframer_.finish(f);
+        return;
+      }
+      deframer_.feed(chunk, f);
+    }
+  }
+  /// What push() makes of a frame, into `item` (result, dynamic, has_ts, ts,
+  /// core) and `dynamic` (a run-time event): decodes frame.data, so the event
+  /// views those bytes. The stream's core, time and schema identity follow.
+  template <class Item>
+  [[gnu::always_inline]] void decode_frame(const RawFrame& frame, Item& item, DynamicEvent& dynamic) {
+    if (frame.error != nullptr || !compiled_[frame.data[0]]) [[unlikely]] {
+      decode_unusual(frame, item, dynamic);
+      return;
+    }
+    // The common case inline: a well-formed event this binary knows.
+    const std::uint8_t id = frame.data[0];
+    std::uint64_t ts = 0;
+    if (!decode_event_fast(frame.data, item.result, ts)) [[unlikely]] {
+      decode_unusual(frame, item, dynamic);
+      return;
+    }
+    item.dynamic = false;
+    if (has_timestamp_[id]) [[likely]] {
+      item.has_ts = true;
+      item.ts = ts;
+      last_ts_ = ts;
+      if (id == CoreId::kId) [[unlikely]] {
+        core_ = std::get<CoreId>(item.result.value()).core_id;
+      }
+    } else {
+      item.has_ts = false;
+      if (id == SchemaId::kId) [[unlikely]] {
+        on_schema_id(std::get<SchemaId>(item.result.value()));
+      }
+    }
+    item.core = core_;
+  }
+
+  /// The frame next in merge order (after next_order() returned true): its
+  /// bytes (empty for a frame that did not deframe) and where it was.
+  [[nodiscard]] std::span<const std::uint8_t> head_bytes() const noexcept {
+    return {frames_[pos_].data, frames_[pos_].size};
+  }
+  [[nodiscard]] const FrameLocation& head_location() const noexcept { return frames_[pos_].at; }
+  /// What peek() makes of the head frame, decoded from `bytes` (a copy of
+  /// head_bytes()) into `item` and `dynamic`; then pops it.
+  template <class Item>
+  void take_head(std::span<const std::uint8_t> bytes, Item& item, DynamicEvent& dynamic);
+
   [[nodiscard]] std::uint32_t index() const noexcept { return index_; }
   [[nodiscard]] const InputReader& reader() const noexcept { return *reader_; }
 
@@ -144,10 +205,23 @@ class EventStream {
   static constexpr std::uint32_t kNoError = 0xFFFFFFFFu;
 
   bool refill();
-  void fill_item(const RawFrame& frame, StreamItem& item);
-  // Decodes a frame into item.result, or item.dynamic_event for a run-time event.
-  void decode_into(std::span<const std::uint8_t> frame, StreamItem& item);
-  void decode_runtime(const RuntimeEvent& event, std::span<const std::uint8_t> frame, StreamItem& item);
+  void fill_item(const RawFrame& frame, StreamItem& item) {
+    item.at = &frame.location;
+    decode_frame(frame, item, item.dynamic_event);
+    item.order_ts = last_ts_;
+  }
+  // decode_frame() for the rest: frames that did not deframe or decode, run-time events.
+  template <class Item>
+  void decode_unusual(const RawFrame& frame, Item& item, DynamicEvent& dynamic);
+  void on_schema_id(const SchemaId& id);
+  template <class Item>
+  void decode_head(const Frame& f, std::span<const std::uint8_t> bytes, Item& item, DynamicEvent& dynamic);
+  // Decodes a frame into item.result, or `dynamic` for a run-time event.
+  template <class Item>
+  void decode_into(std::span<const std::uint8_t> frame, Item& item, DynamicEvent& dynamic);
+  template <class Item>
+  void decode_runtime(const RuntimeEvent& event, std::span<const std::uint8_t> frame, Item& item,
+                      DynamicEvent& dynamic);
   /// The run-time event of an id (never one the binary knows), or nullptr.
   [[nodiscard]] const RuntimeEvent* runtime_event(std::uint8_t id) const noexcept {
     return schemas_ != nullptr ? schemas_->find(id) : nullptr;
@@ -181,6 +255,21 @@ class EventStream {
   SchemaSet* schemas_;
 };
 
+/// The stream whose next item comes first in time (the first such stream on
+/// a tie), or nullptr once all are at their end.
+inline EventStream* next_in_time(std::vector<std::unique_ptr<EventStream>>& streams) {
+  EventStream* best = nullptr;
+  std::uint64_t best_ts = 0;
+  for (auto& s : streams) {
+    std::uint64_t ts = 0;
+    if (s->next_order(ts) && (best == nullptr || ts < best_ts)) {
+      best = s.get();
+      best_ts = ts;
+    }
+  }
+  return best;
+}
+
 /// Merges several streams into one sequence ordered by timestamp (the cores
 /// share one timer), so cross-core state such as a task moving between cores
 /// is seen in order. Calls f(const StreamItem&, const EventStream&) per item.
@@ -191,19 +280,7 @@ void merge_streams(std::vector<std::unique_ptr<EventStream>>& streams, F&& f) {
     s.drain([&](const StreamItem& item) { f(item, s); });
     return;
   }
-  for (;;) {
-    EventStream* best = nullptr;
-    std::uint64_t best_ts = 0;
-    for (auto& s : streams) {
-      std::uint64_t ts = 0;
-      if (s->next_order(ts) && (best == nullptr || ts < best_ts)) {
-        best = s.get();
-        best_ts = ts;
-      }
-    }
-    if (best == nullptr) {
-      return;
-    }
+  while (EventStream* best = next_in_time(streams)) {
     f(*best->peek(), *best);
     best->pop();
   }

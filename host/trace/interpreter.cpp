@@ -40,11 +40,11 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
 
 // Inlined into on_event, the hot path of every conversion (a call costs 4%).
 [[gnu::always_inline]] inline TraceInterpreter::Core* TraceInterpreter::enter(
-    const EventOrigin& origin, const EventInfo& info, bool sets_time_span, std::uint64_t& ts_ns) {
+    const EventOrigin& origin, std::string_view event_name, bool sets_time_span, std::uint64_t& ts_ns) {
   ++events_;
-  if (origin.core >= kMaxCores) {
+  if (origin.core >= kMaxCores) [[unlikely]] {
     diagnose(DiagnosticKind::kCoreOutOfRange, std::nullopt,
-             std::string{info.name} + " for core " + std::to_string(origin.core) +
+             std::string{event_name} + " for core " + std::to_string(origin.core) +
                  " dropped: no target has that many cores (" + where(origin) + ")");
     return nullptr;
   }
@@ -80,22 +80,57 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
   return &c;
 }
 
+namespace {
+
+// The index of event type E in the Event variant (and in all_event_infos()).
+template <class E, class V>
+struct IndexIn;
+template <class E, class... Ts>
+struct IndexIn<E, std::variant<Ts...>> {
+  static constexpr std::size_t value = [] {
+    std::size_t i = 0;
+    (void)((std::is_same_v<E, Ts> ? true : (++i, false)) || ...);
+    return i;
+  }();
+};
+
+}  // namespace
+
+// One dispatch on the event's type first, then everything for that type
+// inline: checks that cannot apply to it (a string field's UTF-8) compile away.
 void TraceInterpreter::on_event(const Event& event, const EventOrigin& origin) {
+  std::visit([&](const auto& e) { on_typed(e, event, origin); }, event);
+}
+
+template <class E>
+[[gnu::always_inline]] inline void TraceInterpreter::on_typed(const E& e, const Event& event,
+                                                              const EventOrigin& origin) {
   std::uint64_t ts_ns = 0;
   // core_id is stamped 0 by the runtime: it does not start the trace's time span.
-  Core* c = enter(origin, event_info(event), !std::holds_alternative<CoreId>(event), ts_ns);
+  Core* c = enter(origin, E::kName, !std::is_same_v<E, CoreId>, ts_ns);
   if (c == nullptr) {
     return;
   }
   Context ctx{origin, *c, ts_ns};
-  if (const auto field = first_invalid_utf8_field(event)) [[unlikely]] {
+  std::optional<std::string_view> invalid;  // the first string field that is not UTF-8
+  detail::each_invalid_string(e, [&](std::string_view name, std::string_view) {
+    if (!invalid) {
+      invalid = name;
+    }
+  });
+  if (invalid) [[unlikely]] {
     std::deque<std::string> escaped;
     const Event shown = with_escaped_strings(event, escaped);
-    report_invalid_utf8(event_info(event), *field, ctx);
+    report_invalid_utf8(E::info(), *invalid, ctx);
     dispatch(shown, ctx);
     return;
   }
-  dispatch(event, ctx);
+  if (generic_only_[IndexIn<E, Event>::value]) [[unlikely]] {
+    ++freertos_in_bare_metal_;
+    generic_instant(event, ctx);
+    return;
+  }
+  handle(e, ctx);
 }
 
 void TraceInterpreter::dispatch(const Event& event, Context& ctx) {
@@ -117,7 +152,7 @@ void TraceInterpreter::report_invalid_utf8(const EventInfo& info, std::string_vi
 
 void TraceInterpreter::on_dynamic_event(const DynamicEvent& event, const EventOrigin& origin) {
   std::uint64_t ts_ns = 0;
-  Core* c = enter(origin, event.info(), true, ts_ns);
+  Core* c = enter(origin, event.info().name, true, ts_ns);
   if (c == nullptr) {
     return;
   }
@@ -282,7 +317,7 @@ TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrig
   return c;
 }
 
-TraceInterpreter::Marker& TraceInterpreter::evtmarker(std::uint32_t id) {
+TraceInterpreter::Marker& TraceInterpreter::new_evtmarker(std::uint32_t id) {
   bool created = false;
   Marker& m = evtmarkers_.get(id, created);
   if (created) {
@@ -299,7 +334,7 @@ TraceInterpreter::Marker& TraceInterpreter::evtmarker(std::uint32_t id) {
   return m;
 }
 
-TraceInterpreter::Isr& TraceInterpreter::isr(Core& c, std::uint32_t id) {
+TraceInterpreter::Isr& TraceInterpreter::new_isr(Core& c, std::uint32_t id) {
   bool created = false;
   Isr& i = c.isrs.get(id, created);
   if (created) {

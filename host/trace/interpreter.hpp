@@ -285,7 +285,9 @@ class TraceInterpreter {
   void report_invalid_utf8(const EventInfo& info, std::string_view field, const Context& c);
 
   // Common to every event: its core, time and time checks. Null if dropped.
-  Core* enter(const EventOrigin& origin, const EventInfo& info, bool sets_time_span, std::uint64_t& ts_ns);
+  Core* enter(const EventOrigin& origin, std::string_view event_name, bool sets_time_span, std::uint64_t& ts_ns);
+  template <class E>
+  void on_typed(const E& e, const Event& event, const EventOrigin& origin);
 
   // Display rules (display_rules.cpp).
   void show_dynamic(const DynamicEvent& e, Context& c);
@@ -298,8 +300,21 @@ class TraceInterpreter {
 
   // ---- helpers ----------------------------------------------------------------
   Core& core(std::uint32_t id, const EventOrigin& origin);
-  Marker& evtmarker(std::uint32_t id);
-  Isr& isr(Core& core, std::uint32_t id);
+  // Found inline (every marker and ISR event looks one up); made out of line.
+  Marker& evtmarker(std::uint32_t id) {
+    if (Marker* m = evtmarkers_.find(id)) [[likely]] {
+      return *m;
+    }
+    return new_evtmarker(id);
+  }
+  Isr& isr(Core& core, std::uint32_t id) {
+    if (Isr* i = core.isrs.find(id)) [[likely]] {
+      return *i;
+    }
+    return new_isr(core, id);
+  }
+  Marker& new_evtmarker(std::uint32_t id);
+  Isr& new_isr(Core& core, std::uint32_t id);
   void diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message);
   [[nodiscard]] std::string where(const EventOrigin& origin) const;
   void marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg);

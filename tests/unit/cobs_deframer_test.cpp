@@ -1,6 +1,7 @@
 // The incremental COBS deframer: frames straddling chunks of any size, and
 // every kind of broken framing reported with its place and then skipped.
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -120,6 +121,118 @@ TEST(CobsDeframer, EveryInputByteBelongsToExactlyOneFrame) {
     next += s.location.length;
   }
   EXPECT_EQ(next, stream.size());
+}
+
+// COBS with the delimiter.
+Bytes cobs(const Bytes& content) {
+  Bytes out{0};
+  std::size_t code_at = 0;
+  std::uint8_t code = 1;
+  for (const std::uint8_t b : content) {
+    if (b != 0) {
+      out.push_back(b);
+      ++code;
+    }
+    if (b == 0 || code == 0xFF) {
+      out[code_at] = code;
+      code_at = out.size();
+      out.push_back(0);
+      code = 1;
+    }
+  }
+  out[code_at] = code;
+  out.push_back(0);
+  return out;
+}
+
+bool same(const std::vector<Seen>& a, const std::vector<Seen>& b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].data != b[i].data || a[i].error != b[i].error || a[i].kind != b[i].kind ||
+        a[i].location.offset != b[i].location.offset || a[i].location.length != b[i].location.length ||
+        a[i].location.index != b[i].location.index) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Chunks of one byte never see a whole frame, so they take the general,
+// byte-by-byte path only; bigger chunks hand out one-block frames straight
+// from the chunk. Both must give the same frames, errors and places, on
+// streams of short and long frames, empty frames, 0xFF blocks, frames over
+// the limit and garbage.
+TEST(CobsDeframer, TheOneBlockFastPathMatchesTheGeneralPath) {
+  std::mt19937_64 rng{7};
+  for (int round = 0; round < 300; ++round) {
+    Bytes stream;
+    const int pieces = 1 + static_cast<int>(rng() % 60);
+    for (int i = 0; i < pieces; ++i) {
+      switch (rng() % 8) {
+        case 0:
+        case 1:
+        case 2: {  // a well-formed one-block frame, the common case
+          const std::size_t n = 1 + rng() % 20;
+          stream.push_back(static_cast<std::uint8_t>(n + 1));
+          for (std::size_t k = 0; k < n; ++k) {
+            stream.push_back(static_cast<std::uint8_t>(1 + rng() % 255));
+          }
+          stream.push_back(0);
+          break;
+        }
+        case 3: {  // content with zeros, or longer than a block: several blocks
+          Bytes content(1 + rng() % 600);
+          for (auto& b : content) {
+            b = rng() % 4 == 0 ? 0 : static_cast<std::uint8_t>(rng());
+          }
+          const Bytes framed = cobs(content);
+          stream.insert(stream.end(), framed.begin(), framed.end());
+          break;
+        }
+        case 4:  // an empty frame, or a lone "01"
+          if (rng() % 2 == 0) {
+            stream.push_back(0x01);
+          }
+          stream.push_back(0);
+          break;
+        case 5: {  // a code byte promising more than there is, or 0xFF
+          stream.push_back(rng() % 2 == 0 ? 0xFF : static_cast<std::uint8_t>(10 + rng() % 20));
+          const std::size_t n = rng() % 6;
+          for (std::size_t k = 0; k < n; ++k) {
+            stream.push_back(static_cast<std::uint8_t>(1 + rng() % 255));
+          }
+          stream.push_back(0);
+          break;
+        }
+        case 6: {  // garbage
+          const std::size_t n = rng() % 30;
+          for (std::size_t k = 0; k < n; ++k) {
+            stream.push_back(static_cast<std::uint8_t>(rng()));
+          }
+          break;
+        }
+        default: {  // a frame over a small limit
+          const std::size_t n = 40 + rng() % 40;
+          stream.push_back(static_cast<std::uint8_t>(n + 1));
+          for (std::size_t k = 0; k < n; ++k) {
+            stream.push_back(0x33);
+          }
+          stream.push_back(0);
+          break;
+        }
+      }
+    }
+    for (const std::size_t max_frame_len : {std::size_t{48}, std::size_t{64 * 1024}}) {
+      const auto reference = deframe(stream, 1, max_frame_len);
+      for (const std::size_t chunk : {std::size_t{2}, std::size_t{7}, std::size_t{16}, std::size_t{17},
+                                      std::size_t{100}, stream.size() + 1}) {
+        ASSERT_TRUE(same(deframe(stream, chunk, max_frame_len), reference))
+            << "round " << round << ", chunk " << chunk << ", limit " << max_frame_len;
+      }
+    }
+  }
 }
 
 }  // namespace
