@@ -18,7 +18,7 @@ enum class DiagnosticKind : std::uint8_t {
   kDroppedEvents,       // the tracer reported events it had to drop
   kTimestampBackwards,  // an event older than the one before it on the same core
   kEndWithoutBegin,     // an end or exit with nothing open
-  kUnnamedId,           // a marker, ISR, task or queue used but never named
+  kUnnamedId,           // a marker, ISR, task, queue, event group, stream buffer or timer used but never named
   kMetadataOverflow,    // a core's metadata buffer was full: names were lost
   kNoTimestampResolution,
   kWrongMode,           // FreeRTOS events in a bare-metal conversion

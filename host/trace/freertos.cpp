@@ -448,6 +448,22 @@ void TraceInterpreter::finish_freertos() {
       diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "queue " + std::to_string(id) + " was never named");
     }
   }
+  // The kernel has no registry for these: only the firmware's name call names them.
+  for (auto& [id, g] : event_groups_.entries()) {
+    if (g.name.empty() && g.track != 0) {
+      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, event_group_label(id) + " was never named");
+    }
+  }
+  for (auto& [id, b] : stream_buffers_.entries()) {
+    if (b.name.empty() && b.track != 0) {
+      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, stream_buffer_label(id) + " was never named");
+    }
+  }
+  for (auto& [id, t] : timers_.entries()) {
+    if (t.name.empty() && t.track != 0) {
+      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, timer_label(id) + " was never named");
+    }
+  }
 }
 
 }  // namespace tband

@@ -195,5 +195,25 @@ TEST_F(Objects, EventGroupWaitTimesOut) {
   vEventGroupDelete(flags);  // the stand-in allocates groups; LeakSanitizer checks they are freed
 }
 
+// The kernel has no registry for event groups: one the firmware never names
+// keeps its id as its name, and the converter says so.
+TEST_F(Objects, UnnamedEventGroupIsReported) {
+  at(10);
+  EventGroupHandle_t flags = xEventGroupCreate();
+  at(20);
+  ASSERT_EQ(xTaskCreate(nullptr, "setter", 128, nullptr, 2, nullptr), pdPASS);
+  at(100);
+  boot();
+  at(110);
+  xEventGroupSetBits(flags, 0x04);
+  const Converted c = convert("event_group_unnamed");
+  EXPECT_EQ(counter_values(c.view.track("event group 1 bits", "")), (std::vector<std::int64_t>{0, 4}));
+  EXPECT_EQ(c.result.diagnostics.total(), 1u) << c.result.diagnostics.summary();
+  EXPECT_EQ(c.result.diagnostics.count(DiagnosticKind::kUnnamedId), 1u);
+  EXPECT_NE(c.result.diagnostics.summary().find("event group 1 was never named"), std::string::npos)
+      << c.result.diagnostics.summary();
+  vEventGroupDelete(flags);
+}
+
 }  // namespace
 }  // namespace tband::test

@@ -21,7 +21,11 @@ constexpr std::int64_t kMessageOf4 = 4 + sizeof(std::size_t);
 
 inline void expect_stream_buffer_scenario_view(const Converted& c) {
   ASSERT_TRUE(c.view.errors.empty()) << c.view.errors.front();
-  EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
+  // The one diagnostic: the message buffer the scenario leaves unnamed.
+  EXPECT_EQ(c.result.diagnostics.total(), 1u) << c.result.diagnostics.summary();
+  EXPECT_EQ(c.result.diagnostics.count(DiagnosticKind::kUnnamedId), 1u) << c.result.diagnostics.summary();
+  EXPECT_NE(c.result.diagnostics.summary().find("message buffer 2 was never named"), std::string::npos)
+      << c.result.diagnostics.summary();
   // The kernel blocks in a notification wait: the state names the buffer.
   EXPECT_EQ(slice_names(c.view.track("State", "reader")),
             (std::vector<std::string>{"Ready", "Running on core 0", "Blocked: receive from uart rx", "Ready",
