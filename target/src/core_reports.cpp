@@ -21,7 +21,13 @@ __attribute__((always_inline)) inline Delivery send_report_inline(unsigned core,
   return backend::Writer(core).deliver_report(frames.report, len);
 }
 
-Delivery send_report(unsigned core, std::uint32_t spec) noexcept { return send_report_inline(core, spec); }
+Delivery send_report(std::uint32_t second, std::uint32_t spec, std::uint64_t first) noexcept {
+  const unsigned core = current_core();
+  std::uint64_t* fields = per_core(g_frames, core).fields;
+  fields[0] = first;
+  fields[1] = second;
+  return send_report_inline(core, spec);
+}
 
 void set_metadata_overflow_fields(unsigned core, unsigned about, std::uint32_t lost_evts,
                                   std::uint32_t lost_bytes) noexcept {
