@@ -75,7 +75,7 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
   core = known_core(core);
   CoreReports& reports = per_core(g_core_reports, core);
   if (backend::kReportsCheckEnabled && !tracing_enabled()) {
-    reports.countdown = 1;  // stays forced: the next event looks again
+    reports.set_countdown(1);  // stays forced: the next event looks again
     return ReportsOutcome::kSkip;
   }
   reports.attention.clear();  // before reading what the others changed
@@ -100,13 +100,13 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
     // a counter that does not go out ends tracing (full) or is counted as a
     // drop itself, which changes the count, so it is sent again either way.
     reports.periodic_left = periodic;
-    reports.countdown = 1;
+    reports.set_countdown(1);
     reports.reported_drops = drops;
   }
   for (;;) {
     if (!counter) {
       reports.periodic_left = 0;
-      reports.countdown = kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max();
+      reports.set_countdown(kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max());
       if (!kUseMetadataBuf || !reports.overflow_pending) {
         return ReportsOutcome::kProceed;
       }

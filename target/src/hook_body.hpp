@@ -123,6 +123,7 @@ __attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std:
 /// metadata event) leaves the critical section and runs the general body,
 /// trace_hook_general(), out of line, which looks at everything again.
 inline constexpr bool kLeafFastPath = kEncodeInPlace && !kMultiCore;
+static_assert(!kLeafFastPath || CoreReports::kStoredLess == 0, "the fast path reads the countdown as it is");
 
 /// The general body, out of line (hooks.cpp), for the leaf fast path's other
 /// cases. value comes first: the hook's first argument stays in its register

@@ -14,7 +14,6 @@
 
 namespace tband::rt {
 
-inline std::atomic<bool> g_tracing_enabled{false};
 inline Spinlock g_state_lock;             // held to change g_tracing_enabled
 inline Spinlock g_backend_locks[kCores];  // held by a core while it writes an event
 
@@ -77,7 +76,7 @@ inline bool disable_tracing() noexcept {
   if constexpr (!kMultiCore) {
     // One core checks the switch in the slow path only. Its periodic rhythm
     // need not be kept (as force() would): the next start begins it afresh.
-    g_core_reports[0].countdown = 1;
+    g_core_reports[0].set_countdown(1);
   }
   return was_enabled;
 }
