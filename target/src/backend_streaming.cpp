@@ -35,15 +35,22 @@ bool flush_staged_frames(bool count_drops) noexcept {
 
 namespace {
 
-// Called inside the calling core's critical section: its report buffer and
-// field scratch are free.
-__attribute__((noinline)) bool send_core_id(unsigned self, unsigned core) noexcept {
-  std::uint64_t* fields = rt::per_core(rt::g_frames, self).fields;
-  fields[0] = 0;  // the reference tracer stamps these with 0
-  fields[1] = core;
-  using enc::FieldWidth;
-  return rt::send_report(self, enc::field_spec(FieldWidth::kU64, FieldWidth::kU32) | enc::CoreId::kId) !=
-         rt::Delivery::kDelivered;
+using enc::FieldWidth;
+inline constexpr std::uint32_t kTsResolutionSpec = enc::field_spec(FieldWidth::kU64) | enc::TsResolutionNs::kId;
+inline constexpr std::uint32_t kCoreIdSpec = enc::field_spec(FieldWidth::kU64, FieldWidth::kU32) | enc::CoreId::kId;
+
+bool failed(rt::Delivery delivery) noexcept { return delivery != rt::Delivery::kDelivered; }
+
+// A core_id event naming `core`, stamped with 0 as the reference tracer does.
+// Staged, it goes out with what was staged before it, ahead of the metadata
+// buffer that follows (streamed as it is); what start sends is no hook call,
+// so a drop is not counted.
+__attribute__((noinline)) rt::Delivery send_core_id(unsigned core) noexcept {
+  const rt::Delivery delivery = rt::send_report(core, kCoreIdSpec, 0);
+  if (delivery == rt::Delivery::kDelivered && rt::backend::flush_staging(false)) {
+    return rt::Delivery::kDropped;
+  }
+  return delivery;
 }
 
 // ts_resolution_ns says what a tick is; the host reads an event before it
@@ -51,22 +58,16 @@ __attribute__((noinline)) bool send_core_id(unsigned self, unsigned core) noexce
 // start streams it behind its first report, which is timestamped, and other
 // cores' events may be merged before that. So every start sends it first,
 // ahead of every core's first event, whoever gathers it and when.
-bool send_resolution(unsigned self) noexcept {
-  rt::per_core(rt::g_frames, self).fields[0] = tband_portTIMESTAMP_RESOLUTION_NS;
-  return rt::send_report(self, enc::field_spec(enc::FieldWidth::kU64) | enc::TsResolutionNs::kId) !=
-         rt::Delivery::kDelivered;
-}
-
-// The resolution; every core's metadata buffer, each after a core_id event
-// naming its core and followed by a metadata_overflow event if it lost any;
-// then a core_id event for the calling core, whose events follow. True if
-// anything was dropped.
+//
+// Then every core's metadata buffer, each after a core_id event naming its
+// core and followed by a metadata_overflow event if it lost any; then a
+// core_id event for the calling core, whose events follow. True if anything
+// was dropped.
 bool send_metadata() noexcept {
   if constexpr (!rt::kUseMetadataBuf) {
     return false;
   } else {
-    const unsigned self = rt::current_core();
-    if (send_resolution(self)) {
+    if (failed(rt::send_report(0, kTsResolutionSpec, tband_portTIMESTAMP_RESOLUTION_NS))) {
       return true;
     }
     for (unsigned core = 0; core < rt::kCores; ++core) {
@@ -74,21 +75,17 @@ bool send_metadata() noexcept {
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
       }
-      // A staged core_id goes out before the metadata buffer, which is streamed
-      // as it is; what start sends is no hook call, so a drop is not counted.
-      if (send_core_id(self, core) || rt::backend::flush_staging(false) ||
-          (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used))) {
+      if (failed(send_core_id(core)) || (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used))) {
         return true;
       }
       if (meta.lost_evts > 0) {
-        rt::per_core(rt::g_frames, self).fields[0] = tband_portTIMESTAMP();
-        rt::set_metadata_overflow_fields(self, core, meta.lost_evts, meta.lost_bytes);
-        if (rt::send_report(self, rt::kMetadataOverflowSpec) != rt::Delivery::kDelivered) {
+        rt::set_metadata_overflow_fields(rt::current_core(), core, meta.lost_evts, meta.lost_bytes);
+        if (failed(rt::send_report(core, rt::kMetadataOverflowSpec, tband_portTIMESTAMP()))) {
           return true;
         }
       }
     }
-    return send_core_id(self, self) || rt::backend::flush_staging(false);
+    return failed(send_core_id(rt::current_core()));
   }
 }
 

@@ -21,7 +21,13 @@ __attribute__((always_inline)) inline Delivery send_report_inline(unsigned core,
   return backend::Writer(core).deliver_report(frames.report, len);
 }
 
-Delivery send_report(unsigned core, std::uint32_t spec) noexcept { return send_report_inline(core, spec); }
+Delivery send_report(std::uint32_t second, std::uint32_t spec, std::uint64_t first) noexcept {
+  const unsigned core = current_core();
+  std::uint64_t* fields = per_core(g_frames, core).fields;
+  fields[0] = first;
+  fields[1] = second;
+  return send_report_inline(core, spec);
+}
 
 void set_metadata_overflow_fields(unsigned core, unsigned about, std::uint32_t lost_evts,
                                   std::uint32_t lost_bytes) noexcept {
@@ -69,7 +75,7 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
   core = known_core(core);
   CoreReports& reports = per_core(g_core_reports, core);
   if (backend::kReportsCheckEnabled && !tracing_enabled()) {
-    reports.countdown = 1;  // stays forced: the next event looks again
+    reports.set_countdown(1);  // stays forced: the next event looks again
     return ReportsOutcome::kSkip;
   }
   reports.attention.clear();  // before reading what the others changed
@@ -94,13 +100,13 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
     // a counter that does not go out ends tracing (full) or is counted as a
     // drop itself, which changes the count, so it is sent again either way.
     reports.periodic_left = periodic;
-    reports.countdown = 1;
+    reports.set_countdown(1);
     reports.reported_drops = drops;
   }
   for (;;) {
     if (!counter) {
       reports.periodic_left = 0;
-      reports.countdown = kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max();
+      reports.set_countdown(kDropCntEvery > 0 ? periodic : std::numeric_limits<std::uint32_t>::max());
       if (!kUseMetadataBuf || !reports.overflow_pending) {
         return ReportsOutcome::kProceed;
       }

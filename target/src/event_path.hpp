@@ -31,10 +31,12 @@ enum class ReportsOutcome : std::uint8_t {
   kStopFull,  // do not: the snapshot buffer ran out
 };
 
-/// Encodes the report whose fields the caller put in the core's scratch
-/// (CoreFrames::fields, spec: field_spec() | id) into the core's report buffer,
-/// and delivers it.
-Delivery send_report(unsigned core, std::uint32_t spec) noexcept;
+/// Sends a report from the calling core (inside its critical section): puts
+/// first and second into its scratch (CoreFrames::fields[0] and [1], after
+/// which any further fields must be there already), encodes it (spec:
+/// field_spec() | id) into its report buffer and delivers it. The streaming
+/// start's reports: one call site per report, few instructions each.
+Delivery send_report(std::uint32_t second, std::uint32_t spec, std::uint64_t first) noexcept;
 
 inline constexpr std::uint32_t kMetadataOverflowSpec =
     enc::field_spec(enc::FieldWidth::kU64, enc::FieldWidth::kU32, enc::FieldWidth::kU32, enc::FieldWidth::kU32) |
@@ -42,7 +44,7 @@ inline constexpr std::uint32_t kMetadataOverflowSpec =
 
 /// Puts, into `core`'s scratch, the fields of a metadata_overflow report on
 /// core `about`'s losses (after the timestamp already there); send it with
-/// send_report(core, kMetadataOverflowSpec). Apart, so that emit_reports()
+/// send_report(about, kMetadataOverflowSpec, ts). Apart, so that emit_reports()
 /// can send it with its own call of the encoder (one level of stack less).
 void set_metadata_overflow_fields(unsigned core, unsigned about, std::uint32_t lost_evts,
                                   std::uint32_t lost_bytes) noexcept;

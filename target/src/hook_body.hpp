@@ -123,6 +123,7 @@ __attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std:
 /// metadata event) leaves the critical section and runs the general body,
 /// trace_hook_general(), out of line, which looks at everything again.
 inline constexpr bool kLeafFastPath = kEncodeInPlace && !kMultiCore;
+static_assert(!kLeafFastPath || CoreReports::kStoredLess == 0, "the fast path reads the countdown as it is");
 
 /// The general body, out of line (hooks.cpp), for the leaf fast path's other
 /// cases. value comes first: the hook's first argument stays in its register
@@ -133,8 +134,17 @@ void trace_hook_general(std::uint32_t value, std::uint32_t kind, std::uint64_t p
 /// scratch (CoreFrames::fields: ts, value, payload, and for kCurrentTask the
 /// task id before the string's address). Out of line (hooks.cpp), inside the
 /// critical section: the body keeps only kind across it, and so needs three
-/// registers in all and a 16-byte frame on Cortex-M.
-void stamp_fields(std::uint32_t value, std::uint32_t kind, std::uint64_t payload) noexcept;
+/// registers in all and a 16-byte frame on Cortex-M. Its arguments are
+/// trace_hook_shared()'s, in the same registers.
+void stamp_fields(std::uint32_t value, std::uint32_t payload_low, std::uint32_t kind,
+                  std::uint32_t payload_high) noexcept;
+
+/// The payload in 32-bit halves, and back (trace_hook_shared()'s arguments).
+constexpr std::uint32_t low_half(std::uint64_t payload) noexcept { return static_cast<std::uint32_t>(payload); }
+constexpr std::uint32_t high_half(std::uint64_t payload) noexcept { return static_cast<std::uint32_t>(payload >> 32); }
+constexpr std::uint64_t join_halves(std::uint32_t low, std::uint32_t high) noexcept {
+  return (static_cast<std::uint64_t>(high) << 32) | low;
+}
 
 __attribute__((always_inline)) inline void stamp_fields_inline(std::uint32_t kind, std::uint32_t value,
                                                                std::uint64_t payload) noexcept {
@@ -159,7 +169,7 @@ __attribute__((always_inline)) inline void trace_hook_body(std::uint32_t kind, s
   if constexpr (kOptimizeForSize) {
     // Encoded first, into the core's event buffer; then only the frame's
     // length and whether it is metadata stay live across the calls below.
-    stamp_fields(value, kind, payload);
+    stamp_fields(value, low_half(payload), kind, high_half(payload));
     CoreFrames& frames = per_core(g_frames, core);
     const std::size_t len = encode(frames.event, frames.fields, kind, core, 0, value, payload);
     finish_frame(core, len, (kind & kFieldsFrom) != 0);
@@ -204,20 +214,23 @@ __attribute__((always_inline)) inline void trace_hook_fast(std::uint32_t kind, s
 }
 
 /// kind: the event (above). value: its first integer field. payload: the
-/// second integer field, the string (as a pointer) or the 64-bit value. Three
-/// arguments that fit the registers keep each hook, built for size, down to a
-/// few instructions.
+/// second integer field, the string (as a pointer) or the 64-bit value.
+/// Arguments that fit the registers keep each hook, built for size, down to
+/// a few instructions.
 ///
 /// Built for size each hook is a tail call of one ordinary function,
 /// trace_hook_shared(), defined in hooks.cpp: not an inline one, whose weak
 /// symbol GCC for ARM will not tail-call (each hook would then need a stack
-/// frame of its own). It takes value first, where a hook has its own first
-/// argument already: one instruction less in most hooks.
+/// frame of its own). Its arguments are where the hooks have theirs: value
+/// first, then the payload's low half (a hook's second argument, the string,
+/// stays where it is), the kind, and the payload's high half (a 64-bit value,
+/// which the 32-bit ABI passes in the third and fourth registers, needs one move).
 #if defined(__OPTIMIZE_SIZE__)
-void trace_hook_shared(std::uint32_t value, std::uint32_t kind, std::uint64_t payload) noexcept;
+void trace_hook_shared(std::uint32_t value, std::uint32_t payload_low, std::uint32_t kind,
+                       std::uint32_t payload_high) noexcept;
 __attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::uint32_t value,
                                                       std::uint64_t payload) noexcept {
-  trace_hook_shared(value, kind, payload);
+  trace_hook_shared(value, low_half(payload), kind, high_half(payload));
 }
 #else
 __attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::uint32_t value,

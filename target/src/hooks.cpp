@@ -25,14 +25,16 @@ __attribute__((noinline)) void tband::rt::hook::trace_hook_general(std::uint32_t
 #endif
 
 #if defined(__OPTIMIZE_SIZE__)
-__attribute__((noinline)) void tband::rt::hook::stamp_fields(std::uint32_t value, std::uint32_t kind,
-                                                             std::uint64_t payload) noexcept {
-  stamp_fields_inline(kind, value, payload);
+__attribute__((noinline)) void tband::rt::hook::stamp_fields(std::uint32_t value, std::uint32_t payload_low,
+                                                             std::uint32_t kind,
+                                                             std::uint32_t payload_high) noexcept {
+  stamp_fields_inline(kind, value, join_halves(payload_low, payload_high));
 }
 
-__attribute__((noinline)) void tband::rt::hook::trace_hook_shared(std::uint32_t value, std::uint32_t kind,
-                                                                  std::uint64_t payload) noexcept {
-  trace_hook_body(kind, value, payload);
+__attribute__((noinline)) void tband::rt::hook::trace_hook_shared(std::uint32_t value, std::uint32_t payload_low,
+                                                                  std::uint32_t kind,
+                                                                  std::uint32_t payload_high) noexcept {
+  trace_hook_body(kind, value, join_halves(payload_low, payload_high));
 }
 #endif
 

@@ -9,14 +9,6 @@
 
 namespace tband::rt {
 
-#if tband_configUSE_BACKEND_POST_MORTEM != 1
-namespace {
-std::uint8_t g_metadata_storage[kCores][tband_configMETADATA_BUF_SIZE];
-}  // namespace
-
-std::uint8_t* metadata_storage(unsigned core) noexcept { return per_core(g_metadata_storage, core); }
-#endif
-
 void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept {
   MetadataBuffer& meta = per_core(g_metadata, core);
   LockGuard<Spinlock> guard(meta.lock);

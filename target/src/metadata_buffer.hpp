@@ -18,11 +18,12 @@ struct MetadataBuffer {
   std::uint32_t lost_bytes = 0;
 };
 
-inline MetadataBuffer g_metadata[kCores];
-
-/// The core's storage: a static array, or with the post-mortem backend the
-/// metadata area inside the post-mortem block (so that a dump has the names).
+/// The core's storage: a static array (shared_state.hpp), or with the
+/// post-mortem backend the metadata area inside the post-mortem block (so
+/// that a dump has the names).
+#if tband_configUSE_BACKEND_POST_MORTEM == 1 || tband_configUSE_METADATA_BUF != 1  // else inline (shared_state.hpp)
 std::uint8_t* metadata_storage(unsigned core) noexcept;
+#endif
 
 /// Appends one frame to the core's buffer, or counts it as lost and makes the
 /// core owe a metadata_overflow report. Called on that core, inside a critical section.
@@ -35,10 +36,6 @@ struct MetadataView {
   std::uint32_t lost_evts;
   std::uint32_t lost_bytes;
 };
-inline MetadataView metadata_view(unsigned core) noexcept {
-  MetadataBuffer& meta = per_core(g_metadata, core);
-  LockGuard<Spinlock> guard(meta.lock);
-  return {metadata_storage(core), meta.used, meta.lost_evts, meta.lost_bytes};
-}
+// metadata_view(core), which reads the buffer's state: shared_state.hpp.
 
 }  // namespace tband::rt
