@@ -71,7 +71,13 @@ void TraceInterpreter::block_current(Context& c, std::string_view event_name, st
 }
 
 void TraceInterpreter::block_on_queue(Context& c, std::string_view event_name, std::uint32_t queue_id, QueueOp op) {
-  const char* verb = op == QueueOp::kBlockedPeek ? "peek on " : op == QueueOp::kBlockedSend ? "send to " : "receive from ";
+  // A task waiting in xQueueSelectFromSet() receives from the set.
+  const Queue* q = queues_.find(queue_id);
+  const bool set = q != nullptr && q->kind == static_cast<std::uint8_t>(FrQueueKind::FRQK_QUEUE_SET);
+  const char* verb = op == QueueOp::kBlockedPeek  ? "peek on "
+                     : op == QueueOp::kBlockedSend ? "send to "
+                     : set                         ? "select from "
+                                                   : "receive from ";
   block_current(c, event_name, "Blocked: " + std::string{verb} + queue_label(queue_id));
   count_queue_op(queue_id, op);
 }
@@ -307,6 +313,12 @@ void TraceInterpreter::handle(const QueueName& e, Context&) {
   q.name.assign(e.name);
   if (q.track != 0) {
     timeline_.rename(q.track, q.name + (q.track_is_mutex ? " holder" : " fill"));
+  }
+  if (q.set_track != 0) {
+    timeline_.rename(q.set_track, q.name + " (queue set)");
+  }
+  if (q.membership_track != 0) {
+    timeline_.rename(q.membership_track, q.name + " set membership");
   }
 }
 

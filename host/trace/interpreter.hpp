@@ -142,6 +142,9 @@ class TraceInterpreter {
     std::optional<std::uint8_t> kind;  // FrQueueKind
     bool slice_open = false;
     StatsCollector::Index stats = StatsCollector::kNone;
+    TrackId set_track = 0;         // a queue set: "<set> (queue set)" instants
+    TrackId membership_track = 0;  // a set's member: "<member> set membership" slices
+    std::uint32_t in_set = 0;      // the set whose "in set" slice is open (0: none)
   };
   struct Core {
     std::uint32_t id = 0;
@@ -279,6 +282,12 @@ class TraceInterpreter {
   void handle(const TimerCommandSend& e, Context& c);
   void handle(const TimerCommandReceived& e, Context& c);
   void handle(const TimerExpired& e, Context& c);
+  // FreeRTOS queue sets (freertos_queue_sets.cpp)
+  void handle(const QueueSetSend& e, Context& c);
+  void handle(const QueueSetAdd& e, Context& c);
+  void handle(const QueueSetRemove& e, Context& c);
+  void handle(const QueueSetSelect& e, Context& c);
+  void handle(const QueueSetSelectFromIsr& e, Context& c);
 
   void generic_instant(const Event& event, Context& c);
   void dispatch(const Event& event, Context& c);
@@ -349,6 +358,10 @@ class TraceInterpreter {
   std::string timer_label(std::uint32_t id);
   void timer_start(Timer& t, std::uint64_t ts_ns);
   void timer_stop(Timer& t, std::uint64_t ts_ns);
+  TrackId queue_set_track(std::uint32_t set_id);
+  void queue_set_instant(std::uint32_t set_id, std::uint64_t ts_ns, const std::string& label);
+  void join_queue_set(std::uint32_t set_id, std::uint32_t member_id, std::uint64_t ts_ns);
+  void leave_queue_set(Queue& member, std::uint64_t ts_ns);
   void finish_freertos();
   void name_stats();
   void name_queue_stats();

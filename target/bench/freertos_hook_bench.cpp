@@ -114,6 +114,10 @@ BENCH_HOOK_LOOPS(timer_command_send, tband_freertos_hook_timer_command_send(1, 1
 BENCH_HOOK_LOOPS(timer_command_received, tband_freertos_hook_timer_command_received(1, 1, 100))
 BENCH_HOOK_LOOPS(timer_expired, tband_freertos_hook_timer_expired(1))
 
+// Queue sets (a member's send into its set, a selection).
+BENCH_HOOK_LOOPS(queue_set_send, tband_freertos_hook_queue_set_send(2, 1, 0))
+BENCH_HOOK_LOOPS(queue_set_select, tband_freertos_hook_queue_set_select(2, 1))
+
 // Task-local markers (of the task switched in last).
 BENCH_HOOK_LOOPS(task_evtmarker, tband_freertos_task_evtmarker(5, "go"))
 BENCH_HOOK_LOOPS(task_evtmarker_begin, tband_freertos_task_evtmarker_begin(5, "acq"))
@@ -171,6 +175,8 @@ void run_all(std::uint32_t calls) {
   BENCH_RUN(timer_command_send, calls);
   BENCH_RUN(timer_command_received, calls);
   BENCH_RUN(timer_expired, calls);
+  BENCH_RUN(queue_set_send, calls);
+  BENCH_RUN(queue_set_select, calls);
   BENCH_RUN(task_evtmarker, calls);
   BENCH_RUN(task_evtmarker_begin, calls);
   BENCH_RUN(task_evtmarker_end, calls);

@@ -140,6 +140,7 @@ FREERTOS_GROUPS = {
                        "stream_buffer_receive_from_isr", "block_on_stream_buffer_receive",
                        "stream_buffer_receive_failed"],
     "timers": ["timer_command_send", "timer_command_received", "timer_expired"],
+    "queue sets": ["queue_set_send", "queue_set_select"],
     "task-local markers": ["task_evtmarker", "task_evtmarker_begin", "task_evtmarker_end", "task_valmarker"],
 }
 CREATION_CALLS = 16  # bench::kCreationCalls

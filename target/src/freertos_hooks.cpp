@@ -212,7 +212,7 @@ extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint
 // ---- Events with more fields than trace_hook() takes -------------------------------
 
 #if TBAND_FREERTOS_NOTIFY_ON || TBAND_FREERTOS_EVENT_GROUPS_ON || TBAND_FREERTOS_STREAM_BUFFERS_ON || \
-    TBAND_FREERTOS_TIMERS_ON
+    TBAND_FREERTOS_TIMERS_ON || TBAND_FREERTOS_QUEUE_SETS_ON
 
 #include "user_hook.hpp"
 
@@ -481,6 +481,33 @@ extern "C" void tband_freertos_hook_timer_expired(std::uint32_t timer_id) {
 }
 
 #endif  // TBAND_FREERTOS_TIMERS_ON
+
+// ---- Queue sets ---------------------------------------------------------------------
+
+#if TBAND_FREERTOS_QUEUE_SETS_ON
+
+// The kernel calls the send hook before the member's handle goes in; it
+// only gets there when the set has room (a set is never overwritten).
+extern "C" void tband_freertos_hook_queue_set_send(std::uint32_t set_id, std::uint32_t member_id,
+                                                   std::uint32_t waiting) {
+  const std::uint32_t after = waiting + 1;
+  TBAND_OBJECT_EVENT(QueueSetSend, encode_queue_set_send, kTsU32U32U32, set_id, member_id, after, 0, set_id,
+                     member_id, after);
+}
+extern "C" void tband_freertos_hook_queue_set_add(std::uint32_t set_id, std::uint32_t member_id) {
+  trace_hook(kTsValueU32 | enc::QueueSetAdd::kId, set_id, member_id);
+}
+extern "C" void tband_freertos_hook_queue_set_remove(std::uint32_t set_id, std::uint32_t member_id) {
+  trace_hook(kTsValueU32 | enc::QueueSetRemove::kId, set_id, member_id);
+}
+extern "C" void tband_freertos_hook_queue_set_select(std::uint32_t set_id, std::uint32_t member_id) {
+  trace_hook(kTsValueU32 | enc::QueueSetSelect::kId, set_id, member_id);
+}
+extern "C" void tband_freertos_hook_queue_set_select_from_isr(std::uint32_t set_id, std::uint32_t member_id) {
+  trace_hook(kTsValueU32 | enc::QueueSetSelectFromIsr::kId, set_id, member_id);
+}
+
+#endif  // TBAND_FREERTOS_QUEUE_SETS_ON
 
 // ---- Task-local markers ------------------------------------------------------------
 

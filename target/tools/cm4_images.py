@@ -4,7 +4,7 @@
 For each configuration in target/images/cortex_m4/ (snapshot, streaming,
 freertos: streaming with the FreeRTOS module, its hooks called as the kernel
 would, and freertos_objects: the same calling the hooks of task notifications,
-event groups, stream buffers and timers too) it
+event groups, stream buffers, timers and queue sets too) it
 compiles the tracer (target/src), the Cortex-M4 port and image_main.c with
 arm-none-eabi-gcc/g++ -mcpu=cortex-m4 -mthumb -Os -fno-exceptions -fno-rtti
 -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su, links
@@ -64,7 +64,8 @@ FREERTOS_OBJECT_HOOKS = ["tband_freertos_hook_" + name for name in [
     "stream_buffer_send", "stream_buffer_send_from_isr", "stream_buffer_send_failed", "stream_buffer_receive",
     "stream_buffer_receive_from_isr", "stream_buffer_receive_failed", "block_on_stream_buffer_send",
     "block_on_stream_buffer_receive", "timer_id", "timer_created", "timer_name", "timer_create_failed",
-    "timer_command_send", "timer_command_received", "timer_expired"]]
+    "timer_command_send", "timer_command_received", "timer_expired", "queue_set_send", "queue_set_add",
+    "queue_set_remove", "queue_set_select", "queue_set_select_from_isr"]]
 API = {
     "snapshot": ["tband_trigger_snapshot", "tband_stop_snapshot", "tband_reset_snapshot",
                  "tband_get_core_snapshot_buf_amnt", "tband_get_core_snapshot_buf"],
@@ -197,7 +198,7 @@ def short_name(demangled: str) -> str:
 
 
 def object_hook_sizes(folder: Path) -> list[tuple[str, int]]:
-    """Bytes of each task-notification, event-group, stream-buffer and timer hook in image (d), and
+    """Bytes of each task-notification, event-group, stream-buffer, timer and queue-set hook in image (d), and
     of the body the hooks with more than two fields share (trace_fields)."""
     sizes = []
     for line in run(["arm-none-eabi-nm", "-S", "-C", str(folder / "image.elf")]).splitlines():
@@ -259,7 +260,7 @@ def main() -> int:
             images.append(measure(config, variant, build(config, variant, defines, args.gen_dir, args.out_dir)))
     table = markdown(images)
     print(table)
-    print("image (d), bytes per task-notification, event-group, stream-buffer and timer hook:")
+    print("image (d), bytes per task-notification, event-group, stream-buffer, timer and queue-set hook:")
     for name, size in object_hook_sizes(args.out_dir / "freertos_objects-hooks"):
         print(f"  {name}: {size}")
     errors = check_disabled(args.gen_dir, args.out_dir)

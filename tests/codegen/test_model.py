@@ -101,6 +101,11 @@ SEED_INDEX = {
     "timer_command_send": (0xA3, False, 23, False),
     "timer_command_received": (0xA4, False, 22, False),
     "timer_expired": (0xA5, False, 16, False),
+    "queue_set_send": (0xA8, False, 26, False),
+    "queue_set_add": (0xA9, False, 21, False),
+    "queue_set_remove": (0xAA, False, 21, False),
+    "queue_set_select": (0xAB, False, 21, False),
+    "queue_set_select_from_isr": (0xAC, False, 21, False),
 }
 
 

@@ -8,7 +8,9 @@ once with tband_configFREERTOS_TRACE_ENABLE 0 and once with
 tband_configENABLE 0. The objects must be the same: the same disassembly with
 the same relocations, the same symbols, and not one symbol naming tband. The
 files of kernel objects with a switch of their own (event_groups.c,
-stream_buffer.c) must be so too with the module on and those switches off. As a check that the comparison can fail, the kernel with
+stream_buffer.c) must be so too with the module on and those switches off; a
+file with some hooks of such a switch (queue.c's queue set hooks) must not
+call them then, and must with tracing on. As a check that the comparison can fail, the kernel with
 FreeRTOS tracing on must differ and call tband. Host gcc -O2, and
 arm-none-eabi-gcc -mcpu=cortex-m4 -Os when given.
 
@@ -35,6 +37,8 @@ VARIANTS = {
 }
 # Files whose every hook has a switch of its own (tband_configs/objects_off).
 OBJECT_SOURCES = {"event_groups.c", "stream_buffer.c"}
+# Files with some hooks under an object switch: the prefix of those hooks' names.
+SWITCHED_HOOKS = {"queue.c": "tband_freertos_hook_queue_set_"}
 
 
 def run(cmd: list[str]) -> str:
@@ -83,6 +87,12 @@ def check(cc: str, flags: list[str], tools: tuple[str, str], out: Path) -> list[
                 if re.search(r"tband", symbols, re.IGNORECASE):
                     errors.append(f"{label}: names tband: {symbols}")
             traced_code, traced_symbols = prints["traced"]
+            if source in SWITCHED_HOOKS:
+                prefix = SWITCHED_HOOKS[source]
+                if prefix in prints["objects_off"][1]:
+                    errors.append(f"{Path(cc).name} V{version} {source} objects_off: still calls {prefix}*")
+                if prefix not in traced_symbols:
+                    errors.append(f"{Path(cc).name} V{version} {source}: with tracing on it should call {prefix}*")
             if traced_code == base[0] or "tband_freertos_hook_" not in traced_symbols:
                 errors.append(f"{Path(cc).name} V{version} {source}: with tracing on the kernel should call tband")
             print(f"{Path(cc).name} {' '.join(flags)} V{version} {source}: tracing off ({', '.join(off)}) = "

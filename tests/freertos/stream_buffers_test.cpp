@@ -137,5 +137,35 @@ TEST_F(StreamBuffers, ReceiveTimesOut) {
   vMessageBufferDelete(replies);
 }
 
+// A send into a full buffer that does not wait writes nothing and says so;
+// the task does not block.
+TEST_F(StreamBuffers, SendFailsWhenFull) {
+  at(10);
+  StreamBufferHandle_t tx = xStreamBufferCreate(4, 1);
+  tband_freertos_stream_buffer_name(tx, "uart tx");
+  at(20);
+  ASSERT_EQ(xTaskCreate(nullptr, "sender", 128, nullptr, 2, nullptr), pdPASS);
+  at(100);
+  boot();
+  at(110);
+  ASSERT_EQ(xStreamBufferSend(tx, "abcd", 4, 0), 4u);
+  at(120);
+  ASSERT_EQ(xStreamBufferSend(tx, "e", 1, 0), 0u);
+  ASSERT_EQ(running(), "sender");
+  const std::vector<DecodedEvent> trace = events();
+  EXPECT_EQ(texts_of(trace, "stream_buffer_send"),
+            (std::vector<std::string>{"stream_buffer_send ts=110 sb_id=1 bytes=4 fill_after=4"}));
+  EXPECT_EQ(texts_of(trace, "stream_buffer_send_failed"),
+            (std::vector<std::string>{"stream_buffer_send_failed ts=120 sb_id=1"}));
+  EXPECT_TRUE(texts_of(trace, "curtask_block_on_stream_buffer_send").empty());
+  const Converted c = convert("stream_buffer_send_failed");
+  ASSERT_TRUE(c.view.errors.empty()) << c.view.errors.front();
+  EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
+  EXPECT_TRUE(has_instant(c.view, "stream_buffer_send_failed", 120));  // an instant with its fields
+  EXPECT_EQ(counter_values(c.view.track("uart tx fill", "")).back(), 4);
+  EXPECT_EQ(slice_names(c.view.track("State", "sender")), (std::vector<std::string>{"Ready", "Running on core 0"}));
+  vStreamBufferDelete(tx);
+}
+
 }  // namespace
 }  // namespace tband::test

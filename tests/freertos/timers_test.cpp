@@ -115,5 +115,56 @@ TEST_F(Timers, CommandsAndExpiries) {
             (std::vector<std::string>{"start requested", "expired", "delete requested"}));
 }
 
+// An interrupt sends more commands than the timer queue holds
+// (configTIMER_QUEUE_LENGTH 4): the fifth does not go in, and says so; the
+// timer task then carries out the four that did.
+TEST_F(Timers, CommandIntoFullTimerQueue) {
+  g_callbacks = 0;
+  tband_isr_name(1, "button");
+  at(10);
+  TimerHandle_t poll = xTimerCreate("poll", 5, pdTRUE, nullptr, &count_callback);
+  ASSERT_NE(poll, nullptr);
+  at(20);
+  ASSERT_EQ(xTaskCreate(nullptr, "worker", 128, nullptr, 2, nullptr), pdPASS);
+  at(100);
+  boot();
+  ASSERT_EQ(running(), "worker");
+  at(110);
+  interrupt(1, [&] {
+    BaseType_t woken = pdFALSE;
+    for (int i = 0; i < configTIMER_QUEUE_LENGTH; ++i) {
+      EXPECT_EQ(xTimerResetFromISR(poll, &woken), pdPASS);
+    }
+    EXPECT_EQ(xTimerStopFromISR(poll, &woken), pdFAIL);  // the queue is full
+    portYIELD_FROM_ISR(woken);
+  });
+  ASSERT_EQ(running(), "Tmr Svc");
+  at(115);
+  standin_timer_task_run();
+  ASSERT_EQ(running(), "worker");
+  at(120);
+  ASSERT_EQ(xTimerDelete(poll, 0), pdPASS);
+  ASSERT_EQ(running(), "Tmr Svc");
+  at(125);
+  standin_timer_task_run();  // frees the timer (LeakSanitizer checks it)
+
+  const std::vector<DecodedEvent> trace = events();
+  const std::string reset = "timer_command_send ts=110 timer_id=1 command=FRTC_RESET_FROM_ISR value=0 sent=true";
+  EXPECT_EQ(texts_of(trace, "timer_command_send"),
+            (std::vector<std::string>{reset, reset, reset, reset,
+                                      "timer_command_send ts=110 timer_id=1 command=FRTC_STOP_FROM_ISR value=0 sent=false",
+                                      "timer_command_send ts=120 timer_id=1 command=FRTC_DELETE value=0 sent=true"}));
+  EXPECT_EQ(texts_of(trace, "timer_command_received").size(), 5u);  // the four resets and the delete
+
+  const Converted c = convert("timer_queue_full");
+  ASSERT_TRUE(c.view.errors.empty()) << c.view.errors.front();
+  EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
+  EXPECT_EQ(instant_names(c.view.track("poll (timer)", "")),
+            (std::vector<std::string>{"reset requested", "reset requested", "reset requested", "reset requested",
+                                      "stop requested (timer queue full)", "delete requested"}));
+  EXPECT_EQ(counter_values(c.view.track("TmrQ fill", "")), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 3, 2, 1, 0, 1, 0}));
+  EXPECT_EQ(g_callbacks, 0);
+}
+
 }  // namespace
 }  // namespace tband::test

@@ -129,6 +129,12 @@ int main(void) {
   tband_freertos_hook_timer_command_send(timer, 1, 0, true);
   tband_freertos_hook_timer_command_received(timer, 1, 0);
   tband_freertos_hook_timer_expired(timer);
+  /* Image (d): queue sets (queue 2 a set, queue 1 its member). */
+  tband_freertos_hook_queue_set_add(2, 1);
+  tband_freertos_hook_queue_set_send(2, 1, 0);
+  tband_freertos_hook_queue_set_select(2, 1);
+  tband_freertos_hook_queue_set_select_from_isr(2, 0);
+  tband_freertos_hook_queue_set_remove(2, 1);
 #endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1
   (void)tband_stop_snapshot();

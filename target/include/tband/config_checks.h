@@ -31,6 +31,9 @@
 #if !(tband_configFREERTOS_TIMER_TRACE_ENABLE == 0 || tband_configFREERTOS_TIMER_TRACE_ENABLE == 1)
 #error "tband: tband_configFREERTOS_TIMER_TRACE_ENABLE must be 0 or 1"
 #endif
+#if !(tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE == 0 || tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE == 1)
+#error "tband: tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE must be 0 or 1"
+#endif
 #if !(tband_configUSE_METADATA_BUF == 0 || tband_configUSE_METADATA_BUF == 1)
 #error "tband: tband_configUSE_METADATA_BUF must be 0 or 1"
 #endif

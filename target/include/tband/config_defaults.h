@@ -73,5 +73,8 @@
 #ifndef tband_configFREERTOS_TIMER_TRACE_ENABLE
 #define tband_configFREERTOS_TIMER_TRACE_ENABLE 1
 #endif
+#ifndef tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE
+#define tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE 1
+#endif
 
 #endif /* TBAND_CONFIG_DEFAULTS_H_ */

@@ -18,8 +18,10 @@
  * priorities, blocking), tband_configFREERTOS_QUEUE_TRACE_ENABLE (queue
  * traffic), tband_configFREERTOS_NOTIFY_TRACE_ENABLE,
  * tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE,
- * tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE and
- * tband_configFREERTOS_TIMER_TRACE_ENABLE (those objects). Task and
+ * tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE,
+ * tband_configFREERTOS_TIMER_TRACE_ENABLE (those objects) and
+ * tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE (queue set membership and
+ * selection; with queue tracing only, as a set is a queue). Task and
  * queue ids and names are kept whatever the task and queue switches say.
  * Switched off, no trace* macro is defined (the kernel keeps its empty ones)
  * and the API macros expand to nothing and evaluate no argument. */
@@ -34,6 +36,8 @@
 #define TBAND_FREERTOS_EVENT_GROUPS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_EVENT_GROUP_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_STREAM_BUFFERS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_STREAM_BUFFER_TRACE_ENABLE == 1)
 #define TBAND_FREERTOS_TIMERS_ON (TBAND_FREERTOS_ON && tband_configFREERTOS_TIMER_TRACE_ENABLE == 1)
+/* A queue set's fill is queue traffic: its members and selections need it. */
+#define TBAND_FREERTOS_QUEUE_SETS_ON (TBAND_FREERTOS_QUEUES_ON && tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE == 1)
 /* Task-local markers belong to the task running on the core; the tracer
  * knows it from the task switches, so they need task tracing. */
 #define TBAND_FREERTOS_MARKERS_ON (TBAND_FREERTOS_TASKS_ON && tband_configMARKER_TRACE_ENABLE == 1)
@@ -151,6 +155,17 @@ void tband_freertos_hook_timer_create_failed(void);
 void tband_freertos_hook_timer_command_send(uint32_t timer_id, uint32_t command, uint32_t value, bool sent);
 void tband_freertos_hook_timer_command_received(uint32_t timer_id, uint32_t command, uint32_t value);
 void tband_freertos_hook_timer_expired(uint32_t timer_id);
+#endif
+
+#if TBAND_FREERTOS_QUEUE_SETS_ON
+/* waiting: the handles in the set before the send (the kernel calls the hook
+ * before it copies the member's handle in). member_id 0: no member (a
+ * selection that returned none). */
+void tband_freertos_hook_queue_set_send(uint32_t set_id, uint32_t member_id, uint32_t waiting);
+void tband_freertos_hook_queue_set_add(uint32_t set_id, uint32_t member_id);
+void tband_freertos_hook_queue_set_remove(uint32_t set_id, uint32_t member_id);
+void tband_freertos_hook_queue_set_select(uint32_t set_id, uint32_t member_id);
+void tband_freertos_hook_queue_set_select_from_isr(uint32_t set_id, uint32_t member_id);
 #endif
 
 /* ---- Task-local markers: like the global markers, but each belongs to the
@@ -432,6 +447,44 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
   } while (0)
 #define traceRETURN_xQueueCreateSetStatic(pxQueue) traceRETURN_xQueueCreateSet(pxQueue)
 #endif /* TBAND_FREERTOS_QUEUES_ON */
+
+/* ---- Queue sets (queue set tracing, within queue tracing) ----
+ * queue.c. prvNotifyQueueSetContainer() (every version) puts a member's
+ * handle in its set when the member gets an item or is given; its
+ * traceQUEUE_SET_SEND(pxQueueSetContainer), which would default to
+ * traceQUEUE_SEND (the set's fill only), also names the member, pxQueue
+ * there: V10 learns membership from it. V11's traceRETURN_ hooks of
+ * xQueueAddToSet(), xQueueRemoveFromSet() and xQueueSelectFromSet[FromISR]()
+ * read those functions' parameters (xQueueOrSemaphore, xQueueSet), in scope
+ * until they return: nothing is kept between the ENTER and RETURN hooks, so
+ * calls on other cores or from interrupts cannot mix. A membership change is
+ * traced only when it succeeded (xReturn pdPASS); a selection returns a
+ * member's handle or NULL. */
+#if TBAND_FREERTOS_QUEUE_SETS_ON
+#define traceQUEUE_SET_SEND(pxQueueSetContainer)                                                            \
+  tband_freertos_hook_queue_set_send((uint32_t)(pxQueueSetContainer)->uxQueueNumber, (uint32_t)pxQueue->uxQueueNumber, \
+                                     (uint32_t)(pxQueueSetContainer)->uxMessagesWaiting)
+#define traceRETURN_xQueueAddToSet(xReturn)                                                               \
+  do {                                                                                                    \
+    if ((xReturn) == pdPASS) {                                                                            \
+      tband_freertos_hook_queue_set_add((uint32_t)(xQueueSet)->uxQueueNumber,                             \
+                                        (uint32_t)(xQueueOrSemaphore)->uxQueueNumber);                    \
+    }                                                                                                     \
+  } while (0)
+#define traceRETURN_xQueueRemoveFromSet(xReturn)                                                          \
+  do {                                                                                                    \
+    if ((xReturn) == pdPASS) {                                                                            \
+      tband_freertos_hook_queue_set_remove((uint32_t)(xQueueSet)->uxQueueNumber,                          \
+                                           (uint32_t)(xQueueOrSemaphore)->uxQueueNumber);                 \
+    }                                                                                                     \
+  } while (0)
+#define traceRETURN_xQueueSelectFromSet(xReturn)                                                          \
+  tband_freertos_hook_queue_set_select((uint32_t)(xQueueSet)->uxQueueNumber,                              \
+                                       (xReturn) != NULL ? (uint32_t)(xReturn)->uxQueueNumber : 0u)
+#define traceRETURN_xQueueSelectFromSetFromISR(xReturn)                                                   \
+  tband_freertos_hook_queue_set_select_from_isr((uint32_t)(xQueueSet)->uxQueueNumber,                     \
+                                                (xReturn) != NULL ? (uint32_t)(xReturn)->uxQueueNumber : 0u)
+#endif /* TBAND_FREERTOS_QUEUE_SETS_ON */
 
 /* ---- Task notifications (notification tracing) ----
  * tasks.c, V10.4 and later (the notification arrays: every macro gets the

@@ -420,6 +420,30 @@ BaseType_t xPortGetCoreID(void);
 #ifndef traceRETURN_xQueueCreateSet
 #define traceRETURN_xQueueCreateSet(pxQueue)
 #endif
+#ifndef traceENTER_xQueueAddToSet
+#define traceENTER_xQueueAddToSet(xQueueOrSemaphore, xQueueSet)
+#endif
+#ifndef traceRETURN_xQueueAddToSet
+#define traceRETURN_xQueueAddToSet(xReturn)
+#endif
+#ifndef traceENTER_xQueueRemoveFromSet
+#define traceENTER_xQueueRemoveFromSet(xQueueOrSemaphore, xQueueSet)
+#endif
+#ifndef traceRETURN_xQueueRemoveFromSet
+#define traceRETURN_xQueueRemoveFromSet(xReturn)
+#endif
+#ifndef traceENTER_xQueueSelectFromSet
+#define traceENTER_xQueueSelectFromSet(xQueueSet, xTicksToWait)
+#endif
+#ifndef traceRETURN_xQueueSelectFromSet
+#define traceRETURN_xQueueSelectFromSet(xReturn)
+#endif
+#ifndef traceENTER_xQueueSelectFromSetFromISR
+#define traceENTER_xQueueSelectFromSetFromISR(xQueueSet)
+#endif
+#ifndef traceRETURN_xQueueSelectFromSetFromISR
+#define traceRETURN_xQueueSelectFromSetFromISR(xReturn)
+#endif
 #ifndef traceENTER_vTaskDelay
 #define traceENTER_vTaskDelay(xTicksToDelay)
 #endif

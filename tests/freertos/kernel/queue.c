@@ -2,7 +2,8 @@
  * semaphores, mutexes (with priority inheritance), the registry and queue
  * sets. The trace macros are called where the real functions call them,
  * before or after the state changes as there, with the same names in scope
- * (pxQueue, xTicksToWait, xCopyPosition, xHandle, uxInitialCount). A call
+ * (pxQueue, xTicksToWait, xCopyPosition, xHandle, uxInitialCount,
+ * xQueueOrSemaphore, xQueueSet). A call
  * that would block returns errSTANDIN_BLOCKED after the task blocked and the
  * core switched away (see FreeRTOS.h). */
 #include <stdlib.h>
@@ -191,6 +192,25 @@ static BaseType_t prvNotifyQueueSetContainer(const Queue_t* const pxQueue) {
 }
 #endif
 
+/* Interrupt context, after an item went in: a set's member puts its handle in
+ * the set (unless it overwrote an item), any other queue wakes its receiver.
+ * (The stand-in has no queue locks: the kernel does this at once when the
+ * queue is not locked.) */
+static void prvNotifyOrWakeFromISR(Queue_t* const pxQueue, const BaseType_t xOverwroteItem,
+                                   BaseType_t* const pxHigherPriorityTaskWoken) {
+#if configUSE_QUEUE_SETS == 1
+  if (pxQueue->pxQueueSetContainer != NULL) {
+    if (xOverwroteItem == pdFALSE && prvNotifyQueueSetContainer(pxQueue) != pdFALSE &&
+        pxHigherPriorityTaskWoken != NULL) {
+      *pxHigherPriorityTaskWoken = pdTRUE;
+    }
+    return;
+  }
+#endif
+  (void)xOverwroteItem;
+  prvWakeWaiterFromISR(&(pxQueue->xTasksWaitingToReceive), pxHigherPriorityTaskWoken);
+}
+
 BaseType_t xQueueGenericSend(QueueHandle_t xQueue, const void* const pvItemToQueue, TickType_t xTicksToWait,
                              const BaseType_t xCopyPosition) {
   BaseType_t xYieldRequired;
@@ -206,10 +226,15 @@ BaseType_t xQueueGenericSend(QueueHandle_t xQueue, const void* const pvItemToQue
 #else
       traceQUEUE_SEND(pxQueue);
 #endif
+#if configUSE_QUEUE_SETS == 1
+      const UBaseType_t uxPreviousMessagesWaiting = pxQueue->uxMessagesWaiting;
+#endif
       xYieldRequired = prvCopyDataToQueue(pxQueue, pvItemToQueue, xCopyPosition);
 #if configUSE_QUEUE_SETS == 1
       if (pxQueue->pxQueueSetContainer != NULL) {
-        if (prvNotifyQueueSetContainer(pxQueue) != pdFALSE) {
+        /* An overwritten item leaves the count, and the set, as they were. */
+        if (!(xCopyPosition == queueOVERWRITE && uxPreviousMessagesWaiting != (UBaseType_t)0) &&
+            prvNotifyQueueSetContainer(pxQueue) != pdFALSE) {
           queueYIELD_IF_USING_PREEMPTION();
         }
       } else
@@ -254,8 +279,10 @@ BaseType_t xQueueGenericSendFromISR(QueueHandle_t xQueue, const void* const pvIt
 #else
       traceQUEUE_SEND_FROM_ISR(pxQueue);
 #endif
+      const UBaseType_t uxPreviousMessagesWaiting = pxQueue->uxMessagesWaiting;
       (void)prvCopyDataToQueue(pxQueue, pvItemToQueue, xCopyPosition);
-      prvWakeWaiterFromISR(&(pxQueue->xTasksWaitingToReceive), pxHigherPriorityTaskWoken);
+      prvNotifyOrWakeFromISR(pxQueue, xCopyPosition == queueOVERWRITE && uxPreviousMessagesWaiting != (UBaseType_t)0,
+                             pxHigherPriorityTaskWoken);
       xReturn = pdPASS;
     } else {
       traceQUEUE_SEND_FROM_ISR_FAILED(pxQueue);
@@ -275,7 +302,7 @@ BaseType_t xQueueGiveFromISR(QueueHandle_t xQueue, BaseType_t* const pxHigherPri
     if (uxMessagesWaiting < pxQueue->uxLength) {
       traceQUEUE_SEND_FROM_ISR(pxQueue);
       pxQueue->uxMessagesWaiting = uxMessagesWaiting + (UBaseType_t)1;
-      prvWakeWaiterFromISR(&(pxQueue->xTasksWaitingToReceive), pxHigherPriorityTaskWoken);
+      prvNotifyOrWakeFromISR(pxQueue, pdFALSE, pxHigherPriorityTaskWoken);
       xReturn = pdPASS;
     } else {
       traceQUEUE_SEND_FROM_ISR_FAILED(pxQueue);
@@ -507,17 +534,78 @@ QueueSetHandle_t xQueueCreateSet(const UBaseType_t uxEventQueueLength) {
   return pxQueue;
 }
 
+/* V11 traces these four on entry and return (V10 not at all); a membership
+ * change only happens, as in the kernel, for an empty queue. */
 BaseType_t xQueueAddToSet(QueueSetMemberHandle_t xQueueOrSemaphore, QueueSetHandle_t xQueueSet) {
-  if (((Queue_t*)xQueueOrSemaphore)->pxQueueSetContainer != NULL || xQueueOrSemaphore->uxMessagesWaiting != 0) {
-    return pdFAIL;
+  BaseType_t xReturn;
+#if STANDIN_KERNEL_VERSION >= 11
+  traceENTER_xQueueAddToSet(xQueueOrSemaphore, xQueueSet);
+#endif
+  taskENTER_CRITICAL();
+  {
+    if (((Queue_t*)xQueueOrSemaphore)->pxQueueSetContainer != NULL ||
+        ((Queue_t*)xQueueOrSemaphore)->uxMessagesWaiting != (UBaseType_t)0) {
+      xReturn = pdFAIL;
+    } else {
+      ((Queue_t*)xQueueOrSemaphore)->pxQueueSetContainer = xQueueSet;
+      xReturn = pdPASS;
+    }
   }
-  ((Queue_t*)xQueueOrSemaphore)->pxQueueSetContainer = xQueueSet;
-  return pdPASS;
+  taskEXIT_CRITICAL();
+#if STANDIN_KERNEL_VERSION >= 11
+  traceRETURN_xQueueAddToSet(xReturn);
+#endif
+  return xReturn;
 }
 
+BaseType_t xQueueRemoveFromSet(QueueSetMemberHandle_t xQueueOrSemaphore, QueueSetHandle_t xQueueSet) {
+  BaseType_t xReturn;
+  Queue_t* const pxQueueOrSemaphore = (Queue_t*)xQueueOrSemaphore;
+#if STANDIN_KERNEL_VERSION >= 11
+  traceENTER_xQueueRemoveFromSet(xQueueOrSemaphore, xQueueSet);
+#endif
+  if (pxQueueOrSemaphore->pxQueueSetContainer != xQueueSet ||
+      pxQueueOrSemaphore->uxMessagesWaiting != (UBaseType_t)0) {
+    xReturn = pdFAIL;
+  } else {
+    taskENTER_CRITICAL();
+    { pxQueueOrSemaphore->pxQueueSetContainer = NULL; }
+    taskEXIT_CRITICAL();
+    xReturn = pdPASS;
+  }
+#if STANDIN_KERNEL_VERSION >= 11
+  traceRETURN_xQueueRemoveFromSet(xReturn);
+#endif
+  return xReturn;
+}
+
+/* A call that would block returns NULL here, its receive having returned
+ * errSTANDIN_BLOCKED, without the return hook: the kernel's call has not
+ * returned yet. The scenario calls it again once the task runs (the
+ * kernel's retry loop). */
 QueueSetMemberHandle_t xQueueSelectFromSet(QueueSetHandle_t xQueueSet, const TickType_t xTicksToWait) {
   QueueSetMemberHandle_t xReturn = NULL;
-  (void)xQueueReceive((QueueHandle_t)xQueueSet, &xReturn, xTicksToWait);
+#if STANDIN_KERNEL_VERSION >= 11
+  traceENTER_xQueueSelectFromSet(xQueueSet, xTicksToWait);
+#endif
+  if (xQueueReceive((QueueHandle_t)xQueueSet, &xReturn, xTicksToWait) == errSTANDIN_BLOCKED) {
+    return NULL;
+  }
+#if STANDIN_KERNEL_VERSION >= 11
+  traceRETURN_xQueueSelectFromSet(xReturn);
+#endif
+  return xReturn;
+}
+
+QueueSetMemberHandle_t xQueueSelectFromSetFromISR(QueueSetHandle_t xQueueSet) {
+  QueueSetMemberHandle_t xReturn = NULL;
+#if STANDIN_KERNEL_VERSION >= 11
+  traceENTER_xQueueSelectFromSetFromISR(xQueueSet);
+#endif
+  (void)xQueueReceiveFromISR((QueueHandle_t)xQueueSet, &xReturn, NULL);
+#if STANDIN_KERNEL_VERSION >= 11
+  traceRETURN_xQueueSelectFromSetFromISR(xReturn);
+#endif
   return xReturn;
 }
 #endif

@@ -59,6 +59,8 @@ void vQueueAddToRegistry(QueueHandle_t xQueue, const char* pcQueueName);
 QueueSetHandle_t xQueueCreateSet(const UBaseType_t uxEventQueueLength);
 BaseType_t xQueueAddToSet(QueueSetMemberHandle_t xQueueOrSemaphore, QueueSetHandle_t xQueueSet);
 QueueSetMemberHandle_t xQueueSelectFromSet(QueueSetHandle_t xQueueSet, const TickType_t xTicksToWait);
+BaseType_t xQueueRemoveFromSet(QueueSetMemberHandle_t xQueueOrSemaphore, QueueSetHandle_t xQueueSet);
+QueueSetMemberHandle_t xQueueSelectFromSetFromISR(QueueSetHandle_t xQueueSet);
 void vQueueWaitForMessageRestricted(QueueHandle_t xQueue, TickType_t xTicksToWait, const BaseType_t xWaitIndefinitely);
 UBaseType_t uxQueueGetQueueNumber(QueueHandle_t xQueue);
 void vQueueSetQueueNumber(QueueHandle_t xQueue, UBaseType_t uxQueueNumber);

@@ -47,6 +47,8 @@ BaseType_t xTimerGenericCommand(TimerHandle_t xTimer, const BaseType_t xCommandI
   xTimerGenericCommand((xTimer), tmrCOMMAND_RESET, xTaskGetTickCount(), NULL, (xTicksToWait))
 #define xTimerStopFromISR(xTimer, pxHigherPriorityTaskWoken) \
   xTimerGenericCommand((xTimer), tmrCOMMAND_STOP_FROM_ISR, 0, (pxHigherPriorityTaskWoken), 0U)
+#define xTimerResetFromISR(xTimer, pxHigherPriorityTaskWoken) \
+  xTimerGenericCommand((xTimer), tmrCOMMAND_RESET_FROM_ISR, xTaskGetTickCount(), (pxHigherPriorityTaskWoken), 0U)
 #if configUSE_TRACE_FACILITY == 1
 UBaseType_t uxTimerGetTimerNumber(TimerHandle_t xTimer);
 #endif
