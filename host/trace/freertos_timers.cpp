@@ -2,8 +2,10 @@
 // "Active, period N ticks" slice while the timer task keeps it running (from
 // a start, reset or period change it received to a stop, a delete, or a
 // one-shot timer's expiry), an "expired" instant each time it expires (its
-// callback runs next), and an instant for each command a task or an
-// interrupt sent ("start requested", "stop requested (timer queue full)").
+// callback runs next), an instant for each command a task or an interrupt
+// sent ("start requested", "stop requested (timer queue full)"; a delete
+// only if it did not go in), and a "deleted" instant where the timer task
+// carries out a delete.
 // A failed creation is an instant with its fields.
 #include "trace/interpreter.hpp"
 
@@ -107,6 +109,11 @@ void TraceInterpreter::handle(const TimerCommandReceived& e, Context& c) {
     timer_start(t, c.ts_ns);
   } else {
     timer_stop(t, c.ts_ns);  // stop, delete
+  }
+  // A delete the queue took is not traced where it was sent (the timer may be
+  // freed by then): its receipt shows it.
+  if (e.command == FrTimerCommand::FRTC_DELETE) {
+    timeline_.instant(c.ts_ns, t.track, names_.intern("deleted"));
   }
 }
 

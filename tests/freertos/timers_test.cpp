@@ -86,9 +86,8 @@ TEST_F(Timers, CommandsAndExpiries) {
                 "timer_command_send ts=110 timer_id=1 command=FRTC_START value=0 sent=true",
                 "timer_command_send ts=180 timer_id=1 command=FRTC_CHANGE_PERIOD value=10 sent=true",
                 "timer_command_send ts=190 timer_id=1 command=FRTC_STOP_FROM_ISR value=0 sent=true",
-                "timer_command_send ts=200 timer_id=2 command=FRTC_START value=5 sent=true",
-                "timer_command_send ts=250 timer_id=1 command=FRTC_DELETE value=0 sent=true",
-                "timer_command_send ts=260 timer_id=2 command=FRTC_DELETE value=0 sent=true"}));
+                // A delete that went in is not traced where it is sent (the timer may be gone by then).
+                "timer_command_send ts=200 timer_id=2 command=FRTC_START value=5 sent=true"}));
   EXPECT_EQ(texts_of(trace, "timer_command_received"),
             (std::vector<std::string>{
                 "timer_command_received ts=115 timer_id=1 command=FRTC_START value=0",
@@ -108,11 +107,11 @@ TEST_F(Timers, CommandsAndExpiries) {
             (std::vector<std::string>{"Active, period 5 ticks", "Active, period 10 ticks"}));
   EXPECT_EQ(instant_names(blink_track),
             (std::vector<std::string>{"start requested", "expired", "change period to 10 ticks requested",
-                                      "stop requested", "delete requested"}));
+                                      "stop requested", "deleted"}));
   const ViewTrack& timeout_track = c.view.track("timeout (timer)", "");
   EXPECT_EQ(slice_names(timeout_track), (std::vector<std::string>{"Active, period 3 ticks"}));
   EXPECT_EQ(instant_names(timeout_track),
-            (std::vector<std::string>{"start requested", "expired", "delete requested"}));
+            (std::vector<std::string>{"start requested", "expired", "deleted"}));
 }
 
 // An interrupt sends more commands than the timer queue holds
@@ -152,8 +151,7 @@ TEST_F(Timers, CommandIntoFullTimerQueue) {
   const std::string reset = "timer_command_send ts=110 timer_id=1 command=FRTC_RESET_FROM_ISR value=0 sent=true";
   EXPECT_EQ(texts_of(trace, "timer_command_send"),
             (std::vector<std::string>{reset, reset, reset, reset,
-                                      "timer_command_send ts=110 timer_id=1 command=FRTC_STOP_FROM_ISR value=0 sent=false",
-                                      "timer_command_send ts=120 timer_id=1 command=FRTC_DELETE value=0 sent=true"}));
+                                      "timer_command_send ts=110 timer_id=1 command=FRTC_STOP_FROM_ISR value=0 sent=false"}));
   EXPECT_EQ(texts_of(trace, "timer_command_received").size(), 5u);  // the four resets and the delete
 
   const Converted c = convert("timer_queue_full");
@@ -161,9 +159,45 @@ TEST_F(Timers, CommandIntoFullTimerQueue) {
   EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
   EXPECT_EQ(instant_names(c.view.track("poll (timer)", "")),
             (std::vector<std::string>{"reset requested", "reset requested", "reset requested", "reset requested",
-                                      "stop requested (timer queue full)", "delete requested"}));
+                                      "stop requested (timer queue full)", "deleted"}));
   EXPECT_EQ(counter_values(c.view.track("TmrQ fill", "")), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 3, 2, 1, 0, 1, 0}));
   EXPECT_EQ(g_callbacks, 0);
+}
+
+// The real kernel's timer task usually has the higher priority: it preempts a
+// task that sends a delete and frees the timer before the kernel's trace
+// macro runs, which must not read the timer then (under ASan, reading it
+// fails this test). The delete shows where the timer task carries it out.
+TEST_F(Timers, DeleteCarriedOutBeforeTheSenderTracesIt) {
+  at(10);
+  TimerHandle_t once = xTimerCreate("once", 4, pdFALSE, nullptr, &count_callback);
+  ASSERT_NE(once, nullptr);
+  at(20);
+  ASSERT_EQ(xTaskCreate(nullptr, "worker", 128, nullptr, 2, nullptr), pdPASS);
+  at(100);
+  boot();
+  ASSERT_EQ(running(), "worker");
+  standin_timer_task_preempts = pdTRUE;
+  at(110);
+  ASSERT_EQ(xTimerStart(once, 0), pdPASS);  // carried out at once
+  standin_timer_task_wait();
+  at(120);
+  ASSERT_EQ(xTimerDelete(once, 0), pdPASS);  // carried out, and the timer freed, at once
+  standin_timer_task_preempts = pdFALSE;
+  standin_timer_task_wait();
+
+  const std::vector<DecodedEvent> trace = events();
+  EXPECT_EQ(texts_of(trace, "timer_command_send"),
+            (std::vector<std::string>{"timer_command_send ts=110 timer_id=1 command=FRTC_START value=0 sent=true"}));
+  EXPECT_EQ(texts_of(trace, "timer_command_received"),
+            (std::vector<std::string>{"timer_command_received ts=110 timer_id=1 command=FRTC_START value=0",
+                                      "timer_command_received ts=120 timer_id=1 command=FRTC_DELETE value=0"}));
+  const Converted c = convert("timer_deleted_at_once");
+  ASSERT_TRUE(c.view.errors.empty()) << c.view.errors.front();
+  EXPECT_EQ(c.result.diagnostics.total(), 0u) << c.result.diagnostics.summary();
+  const ViewTrack& track = c.view.track("once (timer)", "");
+  EXPECT_EQ(slice_names(track), (std::vector<std::string>{"Active, period 4 ticks"}));
+  EXPECT_EQ(instant_names(track), (std::vector<std::string>{"start requested", "deleted"}));
 }
 
 }  // namespace

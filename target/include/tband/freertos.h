@@ -636,9 +636,17 @@ void tband_freertos_task_valmarker(uint32_t id, int64_t val);
     }                                                                                                     \
   } while (0)
 #define traceTIMER_CREATE_FAILED() tband_freertos_hook_timer_create_failed()
-#define traceTIMER_COMMAND_SEND(xTimer, xMessageID, xMessageValueValue, xReturn)                              \
-  tband_freertos_hook_timer_command_send((uint32_t)(xTimer)->uxTimerNumber, (uint32_t)(xMessageID),          \
-                                         (uint32_t)(xMessageValueValue), (xReturn) != pdFAIL)
+/* The kernel calls it after the send. A delete that went into the queue may
+ * be carried out by then (the timer task usually has the higher priority, and
+ * preempts the sender), so the timer may be freed: it is not read, and the
+ * timer task's receipt of the delete shows it instead. */
+#define traceTIMER_COMMAND_SEND(xTimer, xMessageID, xMessageValueValue, xReturn)                                  \
+  do {                                                                                                            \
+    if ((xMessageID) != tmrCOMMAND_DELETE || (xReturn) == pdFAIL) {                                               \
+      tband_freertos_hook_timer_command_send((uint32_t)(xTimer)->uxTimerNumber, (uint32_t)(xMessageID),          \
+                                             (uint32_t)(xMessageValueValue), (xReturn) != pdFAIL);                \
+    }                                                                                                             \
+  } while (0)
 #define traceTIMER_COMMAND_RECEIVED(pxTimer, xMessageID, xMessageValue)                                       \
   tband_freertos_hook_timer_command_received((uint32_t)(pxTimer)->uxTimerNumber, (uint32_t)(xMessageID),     \
                                              (uint32_t)(xMessageValue))

@@ -42,6 +42,8 @@ typedef struct {
 
 static TaskHandle_t xTimerTaskHandle = NULL;
 static QueueHandle_t xTimerQueue = NULL;
+BaseType_t standin_timer_task_preempts = pdFALSE;
+static void prvProcessReceivedCommands(void);
 static Timer_t* pxActiveTimers[standinMAX_TIMERS]; /* the active list, unsorted */
 
 static void prvTimerTask(void* pvParameters) { (void)pvParameters; }
@@ -111,6 +113,9 @@ BaseType_t xTimerGenericCommand(TimerHandle_t xTimer, const BaseType_t xCommandI
     xMessage.pxTimer = xTimer;
     if (xCommandID < tmrFIRST_FROM_ISR_COMMAND) {
       xReturn = xQueueSend(xTimerQueue, &xMessage, 0);
+      if (xReturn == pdPASS && standin_timer_task_preempts) {
+        prvProcessReceivedCommands(); /* before the trace macro, as on the real kernel */
+      }
     } else {
       xReturn = xQueueSendFromISR(xTimerQueue, &xMessage, pxHigherPriorityTaskWoken);
     }

@@ -59,6 +59,10 @@ UBaseType_t uxTimerGetTimerNumber(TimerHandle_t xTimer);
  * called), the commands queued are carried out, and it waits again. */
 void standin_timer_task_wait(void);
 void standin_timer_task_run(void);
+/* Set: a command a task sends is carried out before xTimerGenericCommand
+ * returns, as when the real kernel's timer task has the higher priority and
+ * preempts the sender (a deleted timer is freed before the trace macro). */
+extern BaseType_t standin_timer_task_preempts;
 
 #ifdef __cplusplus
 }
