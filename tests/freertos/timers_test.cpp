@@ -9,10 +9,24 @@
 namespace tband::test {
 namespace {
 
-using Timers = Scenario;
-
 int g_callbacks = 0;
 void count_callback(TimerHandle_t) { ++g_callbacks; }
+
+struct Timers : Scenario {
+  // At 10 a timer, at 20 the task "worker" (priority 2), at 100 the
+  // scheduler's start: the worker runs.
+  static TimerHandle_t boot_with_timer(const char* name, TickType_t period, BaseType_t auto_reload) {
+    at(10);
+    TimerHandle_t timer = xTimerCreate(name, period, auto_reload, nullptr, &count_callback);
+    EXPECT_NE(timer, nullptr);
+    at(20);
+    EXPECT_EQ(xTaskCreate(nullptr, "worker", 128, nullptr, 2, nullptr), pdPASS);
+    at(100);
+    boot();
+    EXPECT_EQ(running(), "worker");
+    return timer;
+  }
+};
 
 // worker (2) starts the auto-reload timer "blink" (5 ticks), which expires
 // once, changes its period, and an interrupt stops it; then the one-shot
@@ -120,14 +134,8 @@ TEST_F(Timers, CommandsAndExpiries) {
 TEST_F(Timers, CommandIntoFullTimerQueue) {
   g_callbacks = 0;
   tband_isr_name(1, "button");
-  at(10);
-  TimerHandle_t poll = xTimerCreate("poll", 5, pdTRUE, nullptr, &count_callback);
+  TimerHandle_t poll = boot_with_timer("poll", 5, pdTRUE);
   ASSERT_NE(poll, nullptr);
-  at(20);
-  ASSERT_EQ(xTaskCreate(nullptr, "worker", 128, nullptr, 2, nullptr), pdPASS);
-  at(100);
-  boot();
-  ASSERT_EQ(running(), "worker");
   at(110);
   interrupt(1, [&] {
     BaseType_t woken = pdFALSE;
@@ -169,14 +177,8 @@ TEST_F(Timers, CommandIntoFullTimerQueue) {
 // macro runs, which must not read the timer then (under ASan, reading it
 // fails this test). The delete shows where the timer task carries it out.
 TEST_F(Timers, DeleteCarriedOutBeforeTheSenderTracesIt) {
-  at(10);
-  TimerHandle_t once = xTimerCreate("once", 4, pdFALSE, nullptr, &count_callback);
+  TimerHandle_t once = boot_with_timer("once", 4, pdFALSE);
   ASSERT_NE(once, nullptr);
-  at(20);
-  ASSERT_EQ(xTaskCreate(nullptr, "worker", 128, nullptr, 2, nullptr), pdPASS);
-  at(100);
-  boot();
-  ASSERT_EQ(running(), "worker");
   standin_timer_task_preempts = pdTRUE;
   at(110);
   ASSERT_EQ(xTimerStart(once, 0), pdPASS);  // carried out at once
