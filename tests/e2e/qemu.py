@@ -1,7 +1,10 @@
-"""Runs the demo firmware under QEMU's mps2-an386 board, repeatably.
+"""Runs the demo firmware under QEMU's mps2-an386 board.
 
 `-icount shift=5,align=off,sleep=off` makes QEMU count instructions instead of
-following the host clock, so a run gives the same bytes every time.
+following the host clock, so the firmware's time does not depend on the
+host's speed. Runs on an idle machine usually give the same bytes, but not
+always on a busy one (interrupts delivered at other instructions): tests do
+not compare two runs.
 """
 
 from __future__ import annotations

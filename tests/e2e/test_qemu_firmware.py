@@ -110,10 +110,9 @@ class QemuFirmwareTest(unittest.TestCase):
 
         self.assert_stats_match_the_firmware(trace, serial, ticks, adc)
         self.assert_check_passes(serial)
-
-        # -icount makes the run repeatable to the byte.
-        again = self.run_variant("streaming", "uart_again.bin")
-        self.assertEqual(again.read_bytes(), serial.read_bytes())
+        # No second run compared to the byte: even with -icount, on a busy
+        # machine QEMU delivered a few interrupts at other instructions (CI's
+        # ASan build), so the timestamps differed between runs.
 
     def assert_stats_match_the_firmware(self, trace, serial: Path, ticks, adc) -> None:
         """`tband stats` against what the firmware did and what the events say."""
