@@ -149,7 +149,9 @@ static BaseType_t prvCopyDataToQueue(Queue_t* const pxQueue, const void* pvItemT
       xReturn = xTaskPriorityDisinherit(pxQueue->xSemaphore.xMutexHolder);
       pxQueue->xSemaphore.xMutexHolder = NULL;
     }
-  } else {
+  } else if (pvItemToQueue != NULL) {
+    /* The real kernel asserts a non-NULL item here; the check also tells
+       GCC -O3 that a mutex's NULL item never reaches memcpy. */
     if (xPosition == queueSEND_TO_BACK) {
       memcpy(pxQueue->pcHead + uxMessagesWaiting * pxQueue->uxItemSize, pvItemToQueue, pxQueue->uxItemSize);
     } else {
