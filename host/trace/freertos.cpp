@@ -455,27 +455,19 @@ void TraceInterpreter::finish_freertos() {
       diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "task " + std::to_string(id) + " was never named");
     }
   }
-  for (auto& [id, q] : queues_.entries()) {
-    if (q.name.empty() && q.track != 0) {
-      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "queue " + std::to_string(id) + " was never named");
+  // Objects with a track and no name. The kernel has no registry for event
+  // groups, stream buffers and timers: only the firmware's name call names them.
+  const auto report_unnamed = [this](auto& objects, auto label) {
+    for (auto& [id, object] : objects.entries()) {
+      if (object.name.empty() && object.track != 0) {
+        diagnose(DiagnosticKind::kUnnamedId, std::nullopt, label(id) + " was never named");
+      }
     }
-  }
-  // The kernel has no registry for these: only the firmware's name call names them.
-  for (auto& [id, g] : event_groups_.entries()) {
-    if (g.name.empty() && g.track != 0) {
-      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, event_group_label(id) + " was never named");
-    }
-  }
-  for (auto& [id, b] : stream_buffers_.entries()) {
-    if (b.name.empty() && b.track != 0) {
-      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, stream_buffer_label(id) + " was never named");
-    }
-  }
-  for (auto& [id, t] : timers_.entries()) {
-    if (t.name.empty() && t.track != 0) {
-      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, timer_label(id) + " was never named");
-    }
-  }
+  };
+  report_unnamed(queues_, [](std::uint32_t id) { return "queue " + std::to_string(id); });
+  report_unnamed(event_groups_, [this](std::uint32_t id) { return event_group_label(id); });
+  report_unnamed(stream_buffers_, [this](std::uint32_t id) { return stream_buffer_label(id); });
+  report_unnamed(timers_, [this](std::uint32_t id) { return timer_label(id); });
 }
 
 }  // namespace tband
