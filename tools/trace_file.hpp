@@ -1,28 +1,37 @@
-// Appends encoded events to a file through a buffer.
+// Appends encoded events to a file through a buffer. The file is written
+// through a temporary file and replaces the destination only when complete.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/output_file.hpp"
 #include "tband_encode.hpp"
 
 namespace tband::tools {
 
 class TraceFile {
  public:
-  explicit TraceFile(const std::string& path) : file_(std::fopen(path.c_str(), "wb")) {
-    if (file_ == nullptr) {
-      throw std::runtime_error(path + ": cannot create");
-    }
-    buf_.reserve(1 << 20);
-  }
+  explicit TraceFile(const std::string& path) : out_(path), file_(out_.file()) { buf_.reserve(1 << 20); }
+  /// Complete unless an exception is on its way: then the destination stays
+  /// as it was.
   ~TraceFile() {
-    flush();
-    std::fclose(file_);
+    if (std::uncaught_exceptions() > exceptions_at_start_) {
+      return;
+    }
+    try {
+      flush();
+      out_.commit();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tband_make_trace: %s\n", e.what());
+      std::exit(1);
+    }
   }
   TraceFile(const TraceFile&) = delete;
   TraceFile& operator=(const TraceFile&) = delete;
@@ -41,14 +50,16 @@ class TraceFile {
   void raw(const std::vector<std::uint8_t>& bytes) { buf_.insert(buf_.end(), bytes.begin(), bytes.end()); }
   void flush() {
     if (!buf_.empty() && std::fwrite(buf_.data(), 1, buf_.size(), file_) != buf_.size()) {
-      throw std::runtime_error("write failed");
+      throw std::runtime_error(out_.path() + ": write failed");
     }
     buf_.clear();
   }
   [[nodiscard]] std::uint64_t events() const noexcept { return events_; }
 
  private:
+  OutputFile out_;
   std::FILE* file_;
+  int exceptions_at_start_ = std::uncaught_exceptions();
   std::vector<std::uint8_t> buf_;
   std::uint64_t events_ = 0;
 };

@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +10,7 @@
 #include "cli/allow_option.hpp"
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
+#include "common/output_file.hpp"
 #include "input/input_reader.hpp"
 #include "stats/html_report.hpp"
 #include "stats/quantity.hpp"
@@ -46,10 +46,17 @@ struct CommandError {
   std::string message;
 };
 
+/// The files a command writes, and what else it reads besides the traces
+/// (a rules file): checked against the inputs before anything is read.
+struct CommandFiles {
+  std::vector<std::string> outputs;
+  std::vector<std::string> other_inputs;
+};
+
 /// Runs the analysis the options describe; prints the conversion summary and
 /// the diagnostics on stderr as conv does. Throws CommandError.
 Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std::string& command,
-                        const GlobalOptions& global) {
+                        const GlobalOptions& global, const CommandFiles& files) {
   ConversionOptions conversion;
   StatsOptions stats;
   stats.time_series = time_series;
@@ -72,6 +79,22 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
     throw CommandError{kExitUsage, e.what()};
   } catch (const UsageError& e) {
     throw CommandError{kExitUsage, e.what()};
+  }
+  try {
+    check_inputs_readable(conversion.inputs);
+  } catch (const InputError& e) {
+    throw CommandError{kExitInput, e.what()};
+  }
+  try {
+    std::vector<std::string> read = files.other_inputs;
+    for (const InputSpec& spec : conversion.inputs) {
+      read.push_back(spec.path);
+    }
+    check_output_paths(read, files.outputs);
+  } catch (const OutputPathError& e) {
+    throw CommandError{kExitUsage, e.what()};
+  } catch (const OutputWriteError& e) {
+    throw CommandError{kExitOutput, e.what()};
   }
 
   std::unique_ptr<SchemaSet> schemas;
@@ -121,7 +144,8 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
   return analysis;
 }
 
-/// Writes text to a file, or stdout for "-". Throws CommandError.
+/// Writes text to a file (through a temporary file renamed into place), or
+/// stdout for "-". Throws CommandError.
 void write_output(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::cout << text << std::flush;
@@ -130,11 +154,12 @@ void write_output(const std::string& path, const std::string& text) {
     }
     return;
   }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) {
-    throw CommandError{kExitOutput, path + ": cannot write the file"};
+  try {
+    write_output_file(path, text);
+  } catch (const OutputPathError& e) {
+    throw CommandError{kExitUsage, e.what()};
+  } catch (const std::runtime_error& e) {
+    throw CommandError{kExitOutput, e.what()};
   }
 }
 
@@ -150,7 +175,7 @@ int run_stats(const StatsCmdOptions& o, const GlobalOptions& global) {
   if (o.json && o.csv) {
     throw CommandError{kExitUsage, "--json and --csv exclude each other"};
   }
-  const Analysis a = analyze_inputs(o.in, false, "stats", global);
+  const Analysis a = analyze_inputs(o.in, false, "stats", global, {{o.output}, {}});
   write_output(o.output, o.json  ? format_stats_json(a.stats)
                          : o.csv ? format_stats_csv(a.stats)
                                  : format_stats_text(a.stats));
@@ -165,7 +190,7 @@ int run_check(const CheckCmdOptions& o, const GlobalOptions& global) {
   } catch (const std::exception& e) {  // RulesError or unreadable: the rules are the user's to fix
     throw CommandError{kExitUsage, e.what()};
   }
-  const Analysis a = analyze_inputs(o.in, false, "check", global);
+  const Analysis a = analyze_inputs(o.in, false, "check", global, {{o.junit}, {o.rules}});
   CheckReport report;
   try {
     report = check_rules(rules, a.stats, a.result.diagnostics, allowed_diagnostics(o.allow));
@@ -181,7 +206,7 @@ int run_check(const CheckCmdOptions& o, const GlobalOptions& global) {
 }
 
 int run_report(const ReportCmdOptions& o, const GlobalOptions& global) {
-  const Analysis a = analyze_inputs(o.in, true, "report", global);
+  const Analysis a = analyze_inputs(o.in, true, "report", global, {{o.output}, {}});
   ReportInfo info;
   info.title = o.title.empty() ? "tband report: " + joined(o.in.inputs) : o.title;
   info.inputs = joined(o.in.inputs);

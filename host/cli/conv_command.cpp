@@ -11,49 +11,13 @@
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
+#include "common/output_file.hpp"
 #include "input/input_reader.hpp"
 #include "trace/conversion.hpp"
 
 namespace tband::cli {
 
 namespace {
-
-// An output file that is removed again unless the conversion succeeds.
-class OutputFile {
- public:
-  explicit OutputFile(std::string path) : path_(std::move(path)) {
-    if (path_.empty()) {
-      return;
-    }
-    if (path_ == "-") {
-      file_ = stdout;
-      return;
-    }
-    file_ = std::fopen(path_.c_str(), "wb");
-    if (file_ == nullptr) {
-      throw std::runtime_error(path_ + ": cannot create the output file");
-    }
-  }
-  ~OutputFile() {
-    if (file_ != nullptr && file_ != stdout) {
-      std::fclose(file_);
-      if (!keep_) {
-        std::remove(path_.c_str());
-      }
-    }
-  }
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-
-  [[nodiscard]] std::FILE* file() const noexcept { return file_; }
-  void keep() noexcept { keep_ = true; }
-  [[nodiscard]] OutputTarget target() const { return {file_, path_ == "-" ? "stdout" : path_}; }
-
- private:
-  std::string path_;
-  std::FILE* file_ = nullptr;
-  bool keep_ = false;
-};
 
 std::string temp_trace_path() {
   const char* dir = std::getenv("TMPDIR");
@@ -140,6 +104,13 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     std::cerr << "tband conv: error: " << e.what() << "\n";
     return kExitUsage;
   }
+  // Inputs first: a missing input must cost no output file, nor wait on a FIFO.
+  try {
+    check_inputs_readable(conversion.inputs);
+  } catch (const InputError& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitInput;
+  }
   std::unique_ptr<SchemaSet> schemas;
   try {
     schemas = make_schema_set(options.schemas, conversion.inputs);
@@ -158,18 +129,26 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
   ConversionResult result;
   const RunTimer timer;
   try {
+    std::vector<std::string> input_paths;
+    for (const InputSpec& in : conversion.inputs) {
+      input_paths.push_back(in.path);
+    }
+    check_output_paths(input_paths, {perfetto_path, options.json});
     OutputFile perfetto_file{perfetto_path};
     OutputFile json_file{options.json};
-    conversion.perfetto = perfetto_file.target();
-    conversion.json = json_file.target();
+    conversion.perfetto = {perfetto_file.file(), perfetto_file.display_name()};
+    conversion.json = {json_file.file(), json_file.display_name()};
     ProgressBar progress{!options.no_progress && !global.quiet};
     if (progress.enabled()) {
       conversion.progress = [&](std::uint64_t done, std::optional<std::uint64_t> total) { progress.update(done, total); };
     }
     result = convert(conversion);
     progress.clear();
-    perfetto_file.keep();
-    json_file.keep();
+    perfetto_file.commit();
+    json_file.commit();
+  } catch (const OutputPathError& e) {
+    std::cerr << "tband conv: error: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const InputError& e) {
     std::cerr << "tband conv: error: " << e.what() << "\n";
     return kExitInput;

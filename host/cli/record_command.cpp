@@ -1,4 +1,5 @@
 #include "cli/record_command.hpp"
+#include "common/output_file.hpp"
 
 #include <charconv>
 #include <filesystem>
@@ -158,24 +159,14 @@ int convert_recording(const RecordCmdOptions& options, const std::vector<record:
   }
   conversion.format = "bin";
   conversion.schemas = schemas;
-  std::FILE* perfetto = nullptr;
-  std::FILE* json = nullptr;
   try {
-    if (!options.pftrace.empty() && (perfetto = std::fopen(options.pftrace.c_str(), "wb")) == nullptr) {
-      throw std::runtime_error(options.pftrace + ": cannot create the output file");
-    }
-    if (!options.json.empty() && (json = std::fopen(options.json.c_str(), "wb")) == nullptr) {
-      throw std::runtime_error(options.json + ": cannot create the output file");
-    }
-    conversion.perfetto = {perfetto, options.pftrace};
-    conversion.json = {json, options.json};
+    OutputFile perfetto{options.pftrace};
+    OutputFile json{options.json};
+    conversion.perfetto = {perfetto.file(), perfetto.display_name()};
+    conversion.json = {json.file(), json.display_name()};
     const ConversionResult result = convert(conversion);
-    for (std::FILE* f : {perfetto, json}) {
-      if (f != nullptr && std::fclose(f) != 0) {
-        throw std::runtime_error("closing a converted output failed");
-      }
-    }
-    perfetto = json = nullptr;
+    perfetto.commit();
+    json.commit();
     std::cerr << "tband record: converted " << result.events << " events";
     if (!options.pftrace.empty()) {
       std::cerr << "; " << options.pftrace << ": " << result.perfetto_bytes << " bytes";
@@ -189,11 +180,6 @@ int convert_recording(const RecordCmdOptions& options, const std::vector<record:
     std::cerr << "tband record: error: converting the recording: " << e.what() << "\n";
     return kExitInput;
   } catch (const std::exception& e) {
-    for (std::FILE* f : {perfetto, json}) {
-      if (f != nullptr) {
-        std::fclose(f);
-      }
-    }
     std::cerr << "tband record: error: " << e.what() << "\n";
     return kExitOutput;
   }
@@ -252,6 +238,14 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
     }
     recorder.outputs = output_paths(o.outputs, recorder.sources);
     check_sources(recorder.sources, recorder.outputs);
+    std::vector<std::string> read;
+    for (const record::SourceSpec& source : recorder.sources) {
+      read.push_back(source.path);
+    }
+    std::vector<std::string> written = recorder.outputs;
+    written.push_back(o.pftrace);
+    written.push_back(o.json);
+    check_output_paths(read, written);
     if (!o.rotate.empty()) {
       recorder.rotate_bytes = parse_size("--rotate", o.rotate);
       if (!o.pftrace.empty() || !o.json.empty()) {
@@ -270,6 +264,12 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
   } catch (const record::SourceSpecError& e) {
     std::cerr << "tband record: error: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const OutputPathError& e) {
+    std::cerr << "tband record: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const OutputWriteError& e) {
+    std::cerr << "tband record: error: " << e.what() << "\n";
+    return kExitOutput;
   } catch (const UsageError& e) {
     std::cerr << "tband record: error: " << e.what() << "\n";
     return kExitUsage;

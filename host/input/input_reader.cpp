@@ -116,4 +116,22 @@ std::span<const std::uint8_t> InputReader::next() {
   return {};
 }
 
+void check_inputs_readable(const std::vector<InputSpec>& inputs) {
+  for (const InputSpec& spec : inputs) {
+    if (spec.is_stdin()) {
+      continue;
+    }
+    const int fd = ::open(spec.path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+      throw InputError(spec.display_name() + ": " + std::strerror(errno));
+    }
+    struct stat st {};
+    const bool folder = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+    ::close(fd);
+    if (folder) {
+      throw InputError(spec.display_name() + ": is a directory");
+    }
+  }
+}
+
 }  // namespace tband

@@ -62,4 +62,9 @@ class InputReader {
   std::vector<std::uint8_t> decoded_;
 };
 
+/// Opens each input once (without waiting on a FIFO) and throws InputError
+/// for one that is missing, unreadable or a folder: done before any output
+/// is touched, so a typo in an input path costs no output file.
+void check_inputs_readable(const std::vector<InputSpec>& inputs);
+
 }  // namespace tband

@@ -227,6 +227,7 @@ class Recorder {
       c.ready = true;  // a followed file already holds data; a socket may too
       if (!c.ever_connected) {
         c.ever_connected = true;
+        c.file->start();
         status_.message(spec.text + ": connected, recording to " + options_.outputs[i]);
       } else {
         record_gap(i, now);
@@ -346,6 +347,7 @@ class Recorder {
     RecordingResult result;
     for (Channel& c : channels_) {
       c.source->close();
+      c.file->start();  // a recording that ended normally has its file, however empty
       c.file->sync();
       result.parts.push_back(c.file->parts());
     }

@@ -10,8 +10,12 @@
 namespace tband::record {
 
 RecordingFile::RecordingFile(std::string path, std::uint64_t rotate_bytes)
-    : path_(std::move(path)), rotate_bytes_(rotate_bytes) {
-  open_part();
+    : path_(std::move(path)), rotate_bytes_(rotate_bytes) {}
+
+void RecordingFile::start() {
+  if (parts_.empty()) {
+    open_part();
+  }
 }
 
 RecordingFile::~RecordingFile() {
@@ -51,6 +55,7 @@ void RecordingFile::close_part() {
 }
 
 void RecordingFile::write(std::span<const std::uint8_t> data) {
+  start();
   while (!data.empty()) {
     std::size_t take = data.size();
     bool rotate = false;

@@ -21,13 +21,18 @@ class OutputError : public std::runtime_error {
 
 class RecordingFile {
  public:
-  /// Creates (truncates) `path`. rotate_bytes 0: one file however long.
+  /// Names the recording; rotate_bytes 0: one file however long. Nothing is
+  /// created (or truncated) until start(): a source that never connects
+  /// leaves an existing file as it was.
   RecordingFile(std::string path, std::uint64_t rotate_bytes);
   ~RecordingFile();
   RecordingFile(const RecordingFile&) = delete;
   RecordingFile& operator=(const RecordingFile&) = delete;
 
-  /// Appends the bytes (rotating at frame boundaries). Throws OutputError.
+  /// Creates (truncates) the first part, once. Throws OutputError.
+  void start();
+  /// Appends the bytes (rotating at frame boundaries); starts the recording
+  /// if start() was not called. Throws OutputError.
   void write(std::span<const std::uint8_t> data);
   /// Syncs the current part to disk. Throws OutputError.
   void sync();

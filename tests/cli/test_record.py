@@ -375,7 +375,7 @@ class Errors(unittest.TestCase):
                           "serial:/dev/ttyNOPE9: could not connect within")
         self.assert_error([f"file:{self.tmp / 'none.bin'}", "-o", out, "--connect-timeout", "200ms"], 3,
                           "could not connect within")
-        self.assert_error(["-", "-o", str(self.tmp / "no" / "such" / "dir.bin")], 4, "cannot create the recording")
+        self.assert_error(["-", "-o", str(self.tmp / "no" / "such" / "dir.bin")], 4, "such does not exist")
 
 
 if __name__ == "__main__":
