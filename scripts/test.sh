@@ -1,45 +1,102 @@
 #!/usr/bin/env bash
-# Runs every test: a normal build, then an ASan + UBSan build, then the
-# runtime's multi-core tests under ThreadSanitizer, with warnings as errors
-# (TBAND_WERROR; off by default for users' builds); then Release and
-# MinSizeRel builds of the whole tree as a user makes them, with the compiled
-# tests.
-#   scripts/test.sh          all of them
-#   scripts/test.sh --quick  the normal build only
+# Runs every test, in five builds with warnings as errors where noted
+# (TBAND_WERROR; off by default for users' builds). Each build takes the
+# tests that mean something there (TBAND_TEST_SCOPE, top-level CMakeLists.txt):
+#   normal      RelWithDebInfo, -Werror: every test (QEMU firmware, generator,
+#               package, compile-only checks and benchmark harnesses included)
+#   asan        Debug, ASan + UBSan, -Werror: every test a sanitizer adds to
+#   tsan        ThreadSanitizer, -Werror: the runtime's multi-core tests and the
+#               two-thread conversion
+#   release     Release as users build it (warnings shown, not errors: -O3 and
+#   minsizerel  -Os bring false positives of their own): the tests whose outcome
+#               can differ by build type (runtime, generated encoder/decoder, CLI)
+# Each phase's time is printed as it ends and in a table at the end;
+# scripts/ci_times.sh lists the slowest tests and build steps afterwards.
+#
+#   scripts/test.sh                      all phases
+#   scripts/test.sh --quick              the normal build only
+#   scripts/test.sh --phase asan [...]   the phases named (normal asan tsan release minsizerel)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+all_phases=(normal asan tsan release minsizerel)
+phases=("${all_phases[@]}")
+if [ "${1:-}" = "--quick" ]; then
+  phases=(normal)
+elif [ "${1:-}" = "--phase" ]; then
+  shift
+  phases=("$@")
+  for p in "${phases[@]}"; do
+    [[ " ${all_phases[*]} " == *" $p "* ]] || { echo "test.sh: unknown phase '$p' (${all_phases[*]})" >&2; exit 2; }
+  done
+elif [ $# -ne 0 ]; then
+  echo "usage: scripts/test.sh [--quick | --phase PHASE...]" >&2
+  exit 2
+fi
+
 ./scripts/setup.sh
 
-run_build() {
+# ccache makes a second run cheap; a fresh machine has none and gains nothing.
+launcher=()
+if command -v ccache > /dev/null && [ "${TBAND_CCACHE:-1}" != 0 ]; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+
+configure() {
   local dir=$1
   shift
-  echo "== $dir: configure, build, test"
-  cmake -S . -B "$dir" -G Ninja -DTBAND_REQUIRE_CROSS=ON "$@" > /dev/null
-  cmake --build "$dir" -j2
-  ctest --test-dir "$dir" -j2 --output-on-failure ${TBAND_CTEST_EXCLUDE:+-E "$TBAND_CTEST_EXCLUDE"}
+  cmake -S . -B "$dir" -G Ninja -DTBAND_REQUIRE_CROSS=ON "${launcher[@]}" "$@" > /dev/null
 }
 
-run_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBAND_WERROR=ON
-if [ "${1:-}" != "--quick" ]; then
-  run_build build-asan -DCMAKE_BUILD_TYPE=Debug -DTBAND_SANITIZE=ON -DTBAND_BUILD_BENCH=OFF -DTBAND_WERROR=ON
+build_and_test() {
+  local dir=$1
+  shift
+  configure "$dir" "$@"
+  cmake --build "$dir" -j2
+  ctest --test-dir "$dir" -j2 --output-on-failure
+}
 
-  # Only what the multi-core tests need: threads acting as cores, a race is a
-  # failure; and the conversion on two threads (host_pipeline).
-  echo "== build-tsan: the runtime's multi-core tests under ThreadSanitizer"
-  tsan_tests=(runtime_stress runtime_streaming runtime_snapshot runtime_post_mortem host_pipeline)
-  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBAND_SANITIZE_THREAD=ON \
-    -DTBAND_BUILD_BENCH=OFF -DTBAND_REQUIRE_CROSS=ON -DTBAND_WERROR=ON > /dev/null
-  cmake --build build-tsan -j2 --target "${tsan_tests[@]}"
-  TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build-tsan -j2 --output-on-failure \
-    -R "^($(IFS='|'; echo "${tsan_tests[*]}"))\."
+run_phase() {
+  case $1 in
+    normal)
+      build_and_test build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBAND_WERROR=ON -DTBAND_TEST_SCOPE=all ;;
+    asan)
+      build_and_test build-asan -DCMAKE_BUILD_TYPE=Debug -DTBAND_SANITIZE=ON -DTBAND_BUILD_BENCH=OFF \
+        -DTBAND_WERROR=ON -DTBAND_TEST_SCOPE=sanitizer ;;
+    tsan)
+      # Threads acting as cores, a race is a failure; and the conversion on
+      # two threads (host_pipeline).
+      local tsan_tests=(runtime_stress runtime_streaming runtime_snapshot runtime_post_mortem host_pipeline)
+      configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBAND_SANITIZE_THREAD=ON -DTBAND_BUILD_BENCH=OFF \
+        -DTBAND_WERROR=ON -DTBAND_TEST_SCOPE=sanitizer
+      cmake --build build-tsan -j2 --target "${tsan_tests[@]}"
+      TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build-tsan -j2 --output-on-failure \
+        -R "^($(IFS='|'; echo "${tsan_tests[*]}"))\." ;;
+    release)
+      build_and_test build-release -DCMAKE_BUILD_TYPE=Release -DTBAND_WERROR=OFF -DTBAND_BUILD_BENCH=OFF \
+        -DTBAND_TEST_SCOPE=build-type ;;
+    minsizerel)
+      build_and_test build-minsizerel -DCMAKE_BUILD_TYPE=MinSizeRel -DTBAND_WERROR=OFF -DTBAND_BUILD_BENCH=OFF \
+        -DTBAND_TEST_SCOPE=build-type ;;
+  esac
+}
 
-  # Every build type must build as users build it (warnings shown, not
-  # errors: -O3 and -Os bring false positives of their own). Their tests: the
-  # compiled ones; the generator's, packaging, fuzzing and compile-only tests
-  # do not depend on the build type and ran above.
-  TBAND_CTEST_EXCLUDE='^(codegen|package|fuzz)\.|compile|cortex_m4|config_error'
-  run_build build-release -DCMAKE_BUILD_TYPE=Release -DTBAND_WERROR=OFF
-  run_build build-minsizerel -DCMAKE_BUILD_TYPE=MinSizeRel -DTBAND_WERROR=OFF
-fi
+timings=()
+total_start=$SECONDS
+for phase in "${phases[@]}"; do
+  echo "== $phase: configure, build, test"
+  start=$SECONDS
+  run_phase "$phase"
+  took=$((SECONDS - start))
+  timings+=("$phase $took")
+  printf '== %s: %d min %02d s\n' "$phase" $((took / 60)) $((took % 60))
+done
+
+echo "== phase times"
+for t in "${timings[@]}"; do
+  read -r phase took <<< "$t"
+  printf '   %-11s %3d min %02d s\n' "$phase" $((took / 60)) $((took % 60))
+done
+total=$((SECONDS - total_start))
+printf '   %-11s %3d min %02d s\n' total $((total / 60)) $((total % 60))
 echo "== all tests passed"
