@@ -17,10 +17,19 @@ class Location:
         return f"{self.path}:{self.line}:{self.col}"
 
 
+def one_line(text: str) -> str:
+    """The text with line breaks and other unprintable characters written as
+    escapes (\\n, \\x07), so that a message quoting a schema's text stays one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class SchemaError(Exception):
     """One problem in the schema, at a known place."""
 
     def __init__(self, location: Location, message: str) -> None:
+        message = one_line(message)
         super().__init__(f"{location}: error: {message}")
         self.location = location
         self.message = message

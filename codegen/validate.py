@@ -268,7 +268,7 @@ def _check_file_structure(path: str, data: Any, errors: ErrorCollector) -> _RawF
 
 
 def _check_name(name: str, where: Location, what: str, pattern, style: str, errors: ErrorCollector) -> bool:
-    if not pattern.match(name):
+    if not pattern.fullmatch(name):
         errors.add(where, f"{what}: '{name}' is not a valid name (use {style})")
         return False
     reason = reserved_reason(name)
