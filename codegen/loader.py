@@ -30,13 +30,52 @@ class LocatedList(list):
     item_loc: list[Location]
 
 
+# A schema is six levels deep (file, events, event, fields, field, value);
+# PyYAML composes nodes recursively, so thousands of levels end in a
+# RecursionError instead of a message.
+MAX_DEPTH = 32
+
+# No id or number in a schema needs more digits than a u64 in binary has;
+# beyond Python's int-string limit (4300 digits) parsing or printing one fails.
+MAX_INTEGER_CHARS = 100
+
+
 def _location(path: str, mark: yaml.Mark) -> Location:
     return Location(path, mark.line + 1, mark.column + 1)
 
 
 def _make_loader_class(path: str) -> type:
     class _Loader(yaml.SafeLoader):
-        pass
+        depth = 0
+
+        def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH:
+                    raise SchemaError(
+                        _location(path, self.peek_event().start_mark),
+                        f"YAML nested more than {MAX_DEPTH} levels deep (a schema needs 6)",
+                    )
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+        def construct_object(self, node, deep=False):  # type: ignore[no-untyped-def]
+            # A scalar PyYAML cannot turn into a value (a date such as
+            # 2024-13-01) raises ValueError, not a YAMLError: give its place.
+            try:
+                return super().construct_object(node, deep=deep)
+            except (ValueError, OverflowError) as exc:
+                raise SchemaError(_location(path, node.start_mark), f"cannot read this value: {exc}") from exc
+
+    def construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+        text = loader.construct_scalar(node)
+        if len(text) > MAX_INTEGER_CHARS:
+            raise SchemaError(
+                _location(path, node.start_mark),
+                f"integer of {len(text)} characters is too long (at most {MAX_INTEGER_CHARS})",
+            )
+        return yaml.SafeLoader.construct_yaml_int(loader, node)
 
     def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LocatedDict:
         loader.flatten_mapping(node)
@@ -67,6 +106,7 @@ def _make_loader_class(path: str) -> type:
 
     _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
     _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, construct_sequence)
+    _Loader.add_constructor("tag:yaml.org,2002:int", construct_int)
     return _Loader
 
 

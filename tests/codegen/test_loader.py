@@ -42,6 +42,18 @@ class LoaderTest(unittest.TestCase):
             self.load(b"a: \xff\xfe\n")
         self.assertTrue(str(raised.exception).startswith("x.yaml:1:1: error: cannot read file:"), raised.exception)
 
+    def test_a_value_pyyaml_cannot_construct_is_located(self) -> None:
+        # PyYAML raises ValueError, not a YAMLError, for a date that does not exist.
+        with self.assertRaises(SchemaError) as raised:
+            self.load("a: 1\nb: 2024-13-01\n")
+        self.assertEqual(str(raised.exception), "x.yaml:2:4: error: cannot read this value: month must be in 1..12")
+
+    def test_nesting_is_bounded(self) -> None:
+        self.assertIsInstance(self.load("a: " + "[" * 31 + "]" * 31 + "\n")["a"], LocatedList)  # 32 levels
+        with self.assertRaises(SchemaError) as raised:
+            self.load("a: " + "[" * 32 + "]" * 32 + "\n")
+        self.assertEqual(str(raised.exception), "x.yaml:1:35: error: YAML nested more than 32 levels deep (a schema needs 6)")
+
     def test_empty_file_is_not_a_schema(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "empty.yaml").write_text("")
