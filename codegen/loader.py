@@ -77,22 +77,50 @@ def _make_loader_class(path: str) -> type:
             )
         return yaml.SafeLoader.construct_yaml_int(loader, node)
 
+    def entries(node: yaml.MappingNode, depth: int = 0) -> tuple[list, list]:
+        """(merged, explicit) key/value node pairs of a mapping. Merged pairs
+        come from its merge keys (`<<: *base`, `<<: [*a, *b]`), lowest priority
+        first: an earlier mapping of a merge list wins over a later one, and
+        explicit keys win over all merged ones. Nodes are left as they are
+        (PyYAML's flatten_mapping rewrites them, losing which keys were merged)."""
+        merged: list = []
+        explicit: list = []
+        for key_node, value_node in node.value:
+            if key_node.tag != "tag:yaml.org,2002:merge":
+                explicit.append((key_node, value_node))
+                continue
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for source in reversed(sources):
+                if not isinstance(source, yaml.MappingNode):  # an alias's node has its anchor's marks: blame the '<<'
+                    raise SchemaError(
+                        _location(path, key_node.start_mark), "a merge key '<<' takes a mapping or a list of mappings"
+                    )
+                if depth >= MAX_DEPTH or source is node:
+                    raise SchemaError(
+                        _location(path, key_node.start_mark),
+                        f"merge keys nested more than {MAX_DEPTH} levels deep or merging a mapping into itself",
+                    )
+                source_merged, source_explicit = entries(source, depth + 1)
+                merged += source_merged + source_explicit
+        return merged, explicit
+
     def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LocatedDict:
-        loader.flatten_mapping(node)
         result = LocatedDict()
         result.loc = _location(path, node.start_mark)
         result.key_loc = {}
         result.value_loc = {}
-        for key_node, value_node in node.value:
+        merged, explicit = entries(node)
+        explicit_keys: set = set()
+        for index, (key_node, value_node) in enumerate(merged + explicit):
             key = loader.construct_object(key_node, deep=True)
             key_location = _location(path, key_node.start_mark)
             if not isinstance(key, (str, int, bool, float)) or key is None:
                 raise SchemaError(key_location, "mapping keys must be plain scalars")
-            if key in result:
-                first = result.key_loc[key]
-                raise SchemaError(
-                    key_location, f"duplicate key '{key}' (first given at line {first.line})"
-                )
+            if index >= len(merged):
+                if key in explicit_keys:
+                    first = result.key_loc[key]
+                    raise SchemaError(key_location, f"duplicate key '{key}' (first given at line {first.line})")
+                explicit_keys.add(key)
             result[key] = loader.construct_object(value_node, deep=True)
             result.key_loc[key] = key_location
             result.value_loc[key] = _location(path, value_node.start_mark)

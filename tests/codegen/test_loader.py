@@ -32,6 +32,45 @@ class LoaderTest(unittest.TestCase):
             self.load("a: 1\nb: 2\na: 3\n")
         self.assertEqual(str(raised.exception), "x.yaml:3:1: error: duplicate key 'a' (first given at line 1)")
 
+    def test_merge_keys_are_overridden_by_explicit_keys(self) -> None:
+        data = self.load(
+            "base: &b {name: a, id: 1}\n"
+            "other: &o {name: o, extra: 2}\n"
+            "one: {<<: *b, name: over}\n"
+            "two:\n  <<: [*o, *b]\n  id: 5\n"
+        )
+        self.assertEqual(data["one"], {"name": "over", "id": 1})
+        # Explicit keys are where they are written; merged ones where the merged mapping has them.
+        self.assertEqual(data["one"].key_loc["name"], Location("x.yaml", 3, 15))
+        self.assertEqual(data["one"].value_loc["id"], Location("x.yaml", 1, 24))
+        # In a merge list, the earlier mapping wins.
+        self.assertEqual(data["two"], {"name": "o", "extra": 2, "id": 5})
+        self.assertEqual(data["two"].value_loc["name"], Location("x.yaml", 2, 18))
+        self.assertEqual(data["base"], {"name": "a", "id": 1}, "the merged mapping itself is unchanged")
+
+    def test_a_schema_may_share_an_event_template_through_a_merge_key(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "s.yaml").write_text(
+                "group: demo\ntitle: Demo\ndescription: Merge keys.\nevents:\n"
+                "  - &sample\n    name: sample_a\n    id: 1\n    description: A sample.\n"
+                "    fields: [{name: value, type: u16, description: The value.}]\n"
+                "  - <<: *sample\n    name: sample_b\n    id: 2\n"
+            )
+            schema = load_schema(Path(tmp), "d")
+        by_name = {e.name: e for e in schema.events}
+        self.assertEqual([f.name for f in by_name["sample_b"].fields], ["ts", "value"])
+        self.assertEqual(by_name["sample_b"].id, 2)
+        self.assertEqual(by_name["sample_b"].location, Location("d/s.yaml", 11, 11))
+
+    def test_merge_keys_still_refuse_duplicate_explicit_keys_and_non_mappings(self) -> None:
+        for text, message in (
+            ("b: &b {x: 1}\nm: {<<: *b, y: 1, y: 2}\n", "x.yaml:2:19: error: duplicate key 'y' (first given at line 2)"),
+            ("b: &b [1]\nm: {<<: *b}\n", "x.yaml:2:5: error: a merge key '<<' takes a mapping or a list of mappings"),
+        ):
+            with self.subTest(text=text), self.assertRaises(SchemaError) as raised:
+                self.load(text)
+            self.assertEqual(str(raised.exception), message)
+
     def test_syntax_errors_have_a_location(self) -> None:
         with self.assertRaises(SchemaError) as raised:
             self.load("a: [1, 2\nb: 3\n")
