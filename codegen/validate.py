@@ -517,6 +517,13 @@ class _Builder:
                 id_loc, f"{what}: id 0x{event_id:02X} is already used by event '{other_name}' ({other_loc})"
             )
             ok = False
+        elif (owner := self.other_groups_range(group, event_id)) is not None:
+            self.errors.add(
+                id_loc,
+                f"{what}: id 0x{event_id:02X} of group '{group}', which declares no id_range, lies inside the "
+                f"id_range of group '{owner[2]}' (0x{owner[0]:02X}..0x{owner[1]:02X}, {owner[3]})",
+            )
+            ok = False
         else:
             self.event_ids[event_id] = (name, name_loc)
         metadata = node.get("metadata", False)
@@ -543,6 +550,13 @@ class _Builder:
             if display is None:
                 return None
         return Event(name, event_id, group, metadata, node["description"].strip(), tuple(fields), name_loc, display)
+
+    def other_groups_range(self, group: str, event_id: int) -> tuple[int, int, str, Location] | None:
+        """The declared id_range of another group that holds event_id, when `group` declares none
+        (a group with an id_range keeps its ids inside it, and ranges do not overlap)."""
+        if any(r[2] == group for r in self.ranges):
+            return None
+        return next((r for r in self.ranges if r[0] <= event_id <= r[1]), None)
 
     def outside_user_range(self, event_id: int) -> str:
         """Why a user event cannot have this id, naming the built-in group (and event) that own it."""
