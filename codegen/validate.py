@@ -90,17 +90,34 @@ MAX_USER_INTEGER_FIELDS = 8
 # tband's own (tband_configMARKER_TRACE_ENABLE, ...).
 RESERVED_GROUP_NAMES = frozenset("base freertos freertos_task freertos_queue marker isr metadata backend".split())
 
-# C API functions of tband.h (without the tband_ prefix): a user event's hook
-# tband_<event> must not take one of these names.
+# tband_* names of the C API, the FreeRTOS layer and the ports (without the
+# tband_ prefix; built-in events' hooks aside, their names are taken anyway):
+# a user event's hook tband_<event> must not take one. An installed generator
+# has no target/ tree to read them from; tests/codegen/test_reserved_names.py
+# compares this list with the headers.
 RESERVED_HOOK_NAMES = frozenset(
     """
     tracing_enabled tracing_finished tracing_backend_finished get_dropped_evt_cnt
     gather_system_metadata get_metadata_buf get_metadata_buf_amnt start_streaming
-    restart_streaming stop_streaming trigger_snapshot stop_snapshot reset_snapshot
+    restart_streaming stop_streaming flush_streaming trigger_snapshot stop_snapshot reset_snapshot
     get_core_snapshot_buf get_core_snapshot_buf_amnt start_post_mortem stop_post_mortem
     get_post_mortem_buf get_post_mortem_buf_size submit_to_backend fn fn_begin fn_end
     """.split()
 )
+# Whole families: tband_freertos_* is the FreeRTOS layer's (it grows with the
+# kernel objects it traces), the others the ports'.
+RESERVED_HOOK_PREFIXES = ("freertos_", "port_", "host_", "posix_", "cm4_")
+
+
+def hook_clash(name: str) -> str | None:
+    """Why event `name`'s hook tband_<name>() cannot exist, or None."""
+    if name in RESERVED_HOOK_NAMES:
+        return f"its hook tband_{name}() would clash with the tband C API function of that name"
+    prefix = next((p for p in RESERVED_HOOK_PREFIXES if name.startswith(p)), None)
+    if prefix is not None:
+        return f"its hook tband_{name}() would be in tband's own tband_{prefix}* names; choose another prefix"
+    return None
+
 
 KIND_WORDS = {
     "name": "a name",
@@ -488,10 +505,9 @@ class _Builder:
         if name in self.event_names:
             self.errors.add(name_loc, f"{what}: the name is already used ({self.event_names[name]})")
             return None
-        if not builtin and name in RESERVED_HOOK_NAMES:
-            self.errors.add(
-                name_loc, f"{what}: its hook tband_{name}() would clash with the tband C API function of that name"
-            )
+        clash = None if builtin else hook_clash(name)
+        if clash:
+            self.errors.add(name_loc, f"{what}: {clash}")
             return None
         self.event_names[name] = name_loc
         self.claim_type_name(pascal_case(name), what, name_loc)
