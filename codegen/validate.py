@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import math
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -207,7 +208,24 @@ def _check_mapping(
         elif kind == "text" and ("\n" in value.strip() or not value.strip()):
             errors.add(node.value_loc[key], f"{what}: '{key}' must be one non-empty line")
             usable = False
+        elif kind == "text" and (bad := _unprintable(value)) is not None:
+            errors.add(node.value_loc[key], f"{what}: '{key}' must be printable text, not hold {bad}")
+            usable = False
     return node if usable else None
+
+
+def _unprintable(text: str) -> str | None:
+    """The first character that no generated file can carry as it is, named, or None.
+    Control characters (a carriage return, a tab, NUL), line and paragraph
+    separators, and invisible format characters such as bidi overrides (GCC
+    warns about those in comments) are refused; so are lone surrogates, which
+    UTF-8 cannot hold."""
+    start = len(text) - len(text.lstrip())  # surrounding whitespace is stripped, never generated
+    for index, char in enumerate(text.strip(), start):
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+            name = unicodedata.name(char, "a control character" if char < "\xa0" else "a surrogate")
+            return f"U+{ord(char):04X} ({name.lower()}) at character {index + 1}"
+    return None
 
 
 def _a(type_name: str) -> str:
@@ -681,6 +699,10 @@ def load_sources(sources: list[SchemaSource]) -> Schema:
     errors = ErrorCollector()
     raws: list[tuple[_RawFile, SchemaSource]] = []
     for source in sources:
+        bad = _unprintable(source.label)
+        if bad is not None:  # the name goes into generated comments and docs
+            errors.add(Location(source.display, 1, 1), f"the file's name must be printable text, not hold {bad}")
+            continue
         try:
             data = load_yaml(source.path, source.display)
         except SchemaError as exc:
