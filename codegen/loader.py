@@ -40,6 +40,10 @@ MAX_DEPTH = 32
 MAX_INTEGER_CHARS = 100
 
 
+# More keys than any schema mapping has, merged ones counted with repeats.
+MAX_MERGED_ENTRIES = 1000
+
+
 def _location(path: str, mark: yaml.Mark) -> Location:
     return Location(path, mark.line + 1, mark.column + 1)
 
@@ -102,6 +106,11 @@ def _make_loader_class(path: str) -> type:
                     )
                 source_merged, source_explicit = entries(source, depth + 1)
                 merged += source_merged + source_explicit
+                if len(merged) > MAX_MERGED_ENTRIES:  # merge lists of merge lists grow exponentially
+                    raise SchemaError(
+                        _location(path, key_node.start_mark),
+                        f"merge keys give more than {MAX_MERGED_ENTRIES} entries to one mapping",
+                    )
         return merged, explicit
 
     def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LocatedDict:

@@ -62,10 +62,16 @@ class LoaderTest(unittest.TestCase):
         self.assertEqual(by_name["sample_b"].id, 2)
         self.assertEqual(by_name["sample_b"].location, Location("d/s.yaml", 11, 11))
 
-    def test_merge_keys_still_refuse_duplicate_explicit_keys_and_non_mappings(self) -> None:
+    def test_merge_keys_refuse_duplicates_non_mappings_cycles_and_blowups(self) -> None:
         for text, message in (
             ("b: &b {x: 1}\nm: {<<: *b, y: 1, y: 2}\n", "x.yaml:2:19: error: duplicate key 'y' (first given at line 2)"),
             ("b: &b [1]\nm: {<<: *b}\n", "x.yaml:2:5: error: a merge key '<<' takes a mapping or a list of mappings"),
+            ("a: &a {<<: *a}\n", "x.yaml:1:8: error: merge keys nested more than 32 levels deep or merging a mapping into itself"),
+            (
+                "l0: &l0 {k: 1}\n"
+                + "".join(f"l{i}: &l{i} {{<<: [{', '.join([f'*l{i - 1}'] * 10)}]}}\n" for i in range(1, 9)),
+                "x.yaml:5:10: error: merge keys give more than 1000 entries to one mapping",
+            ),
         ):
             with self.subTest(text=text), self.assertRaises(SchemaError) as raised:
                 self.load(text)
