@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -65,18 +68,47 @@ def _load(args: argparse.Namespace):
     return load_schema(Path(schema_dir), schema_dir.rstrip("/"))
 
 
+class OutputError(Exception):
+    """An output file could not be written; every existing file is as it was."""
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions the output gets: the old file's, or what the umask gives a new file."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def _write(out_dir: Path, files: list[GeneratedFile]) -> list[str]:
-    """Writes files whose content changed (unchanged files keep their mtime)."""
-    written = []
-    for f in files:
-        target = out_dir / f.path
-        data = f.text.encode("utf-8")
-        if target.is_file() and target.read_bytes() == data:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        written.append(f.path)
-    return written
+    """Writes files whose content changed (unchanged files keep their mtime).
+
+    Each goes to a temporary file in its own folder first; only when all are
+    written are they moved over the old ones with os.replace, so a failure
+    (a full disk, a folder that cannot be made) leaves every existing file as
+    it was and removes only the temporary files this run made."""
+    staged: list[tuple[str, Path]] = []  # (output path, its temporary file)
+    try:
+        for f in files:
+            target = out_dir / f.path
+            data = f.text.encode("utf-8")
+            if target.is_file() and target.read_bytes() == data:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            staged.append((f.path, Path(temporary)))
+            with os.fdopen(fd, "wb") as stream:
+                stream.write(data)
+            os.chmod(temporary, _mode_for(target))
+        for path, temporary in staged:
+            os.replace(temporary, out_dir / path)
+    except OSError as exc:
+        for _, temporary in staged:
+            temporary.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {out_dir}: {exc}; no file was changed") from exc
+    return [path for path, _ in staged]
 
 
 def _stale(out_dir: Path, files: list[GeneratedFile]) -> list[str]:
@@ -224,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except SchemaErrors as exc:
         _report_schema_errors(exc)
+        return 1
+    except OutputError as exc:
+        print(f"tband-codegen: {exc}", file=sys.stderr)
         return 1
     except Exception:  # noqa: BLE001 - anything else is our bug, not the user's
         return _internal_error()

@@ -108,6 +108,10 @@ def _from_descriptor(path: Path, display: str) -> WireSchema:
         raise bad(f"cannot read the descriptor: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise SchemaErrors([SchemaError(Location(display, exc.lineno, exc.colno), f"invalid JSON: {exc.msg}")]) from exc
+    except RecursionError as exc:
+        raise bad("invalid JSON: nested too deeply") from exc
+    except ValueError as exc:  # a number beyond Python's int-string limit (4300 digits)
+        raise bad(f"invalid JSON: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != "tband-schema-descriptor":
         raise bad("not a tband schema descriptor (its \"format\" is not \"tband-schema-descriptor\")")
     try:

@@ -5,6 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def one_line(text: str) -> str:
+    """The text with line breaks and other unprintable characters written as
+    escapes (\\n, \\x07), so that a message quoting a schema's text stays one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     """A place in a schema file; line and column count from 1."""
@@ -14,13 +22,14 @@ class Location:
     col: int
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}"
+        return f"{one_line(self.path)}:{self.line}:{self.col}"
 
 
 class SchemaError(Exception):
     """One problem in the schema, at a known place."""
 
     def __init__(self, location: Location, message: str) -> None:
+        message = one_line(message)
         super().__init__(f"{location}: error: {message}")
         self.location = location
         self.message = message

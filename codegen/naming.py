@@ -8,9 +8,11 @@ import re
 # snake_case without leading, trailing or doubled underscores: C++ reserves
 # names with "__" and names that start with "_", and a trailing "_" would let
 # two schema names map to the same PascalCase type name.
-SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
-PASCAL_CASE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
-UPPER_SNAKE_CASE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$")
+# Use with fullmatch() only: `$` also matches before a final newline, so
+# re.match(r"^...$") would let "ev\n" through into generated C.
+SNAKE_CASE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
+PASCAL_CASE = re.compile(r"[A-Z][A-Za-z0-9]*")
+UPPER_SNAKE_CASE = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*")
 
 CPP_KEYWORDS = frozenset(
     """

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import math
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,17 +91,34 @@ MAX_USER_INTEGER_FIELDS = 8
 # tband's own (tband_configMARKER_TRACE_ENABLE, ...).
 RESERVED_GROUP_NAMES = frozenset("base freertos freertos_task freertos_queue marker isr metadata backend".split())
 
-# C API functions of tband.h (without the tband_ prefix): a user event's hook
-# tband_<event> must not take one of these names.
+# tband_* names of the C API, the FreeRTOS layer and the ports (without the
+# tband_ prefix; built-in events' hooks aside, their names are taken anyway):
+# a user event's hook tband_<event> must not take one. An installed generator
+# has no target/ tree to read them from; tests/codegen/test_reserved_names.py
+# compares this list with the headers.
 RESERVED_HOOK_NAMES = frozenset(
     """
     tracing_enabled tracing_finished tracing_backend_finished get_dropped_evt_cnt
     gather_system_metadata get_metadata_buf get_metadata_buf_amnt start_streaming
-    restart_streaming stop_streaming trigger_snapshot stop_snapshot reset_snapshot
+    restart_streaming stop_streaming flush_streaming trigger_snapshot stop_snapshot reset_snapshot
     get_core_snapshot_buf get_core_snapshot_buf_amnt start_post_mortem stop_post_mortem
     get_post_mortem_buf get_post_mortem_buf_size submit_to_backend fn fn_begin fn_end
     """.split()
 )
+# Whole families: tband_freertos_* is the FreeRTOS layer's (it grows with the
+# kernel objects it traces), the others the ports'.
+RESERVED_HOOK_PREFIXES = ("freertos_", "port_", "host_", "posix_", "cm4_")
+
+
+def hook_clash(name: str) -> str | None:
+    """Why event `name`'s hook tband_<name>() cannot exist, or None."""
+    if name in RESERVED_HOOK_NAMES:
+        return f"its hook tband_{name}() would clash with the tband C API function of that name"
+    prefix = next((p for p in RESERVED_HOOK_PREFIXES if name.startswith(p)), None)
+    if prefix is not None:
+        return f"its hook tband_{name}() would be in tband's own tband_{prefix}* names; choose another prefix"
+    return None
+
 
 KIND_WORDS = {
     "name": "a name",
@@ -190,7 +208,24 @@ def _check_mapping(
         elif kind == "text" and ("\n" in value.strip() or not value.strip()):
             errors.add(node.value_loc[key], f"{what}: '{key}' must be one non-empty line")
             usable = False
+        elif kind == "text" and (bad := _unprintable(value)) is not None:
+            errors.add(node.value_loc[key], f"{what}: '{key}' must be printable text, not hold {bad}")
+            usable = False
     return node if usable else None
+
+
+def _unprintable(text: str) -> str | None:
+    """The first character that no generated file can carry as it is, named, or None.
+    Control characters (a carriage return, a tab, NUL), line and paragraph
+    separators, and invisible format characters such as bidi overrides (GCC
+    warns about those in comments) are refused; so are lone surrogates, which
+    UTF-8 cannot hold."""
+    start = len(text) - len(text.lstrip())  # surrounding whitespace is stripped, never generated
+    for index, char in enumerate(text.strip(), start):
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+            name = unicodedata.name(char, "a control character" if char < "\xa0" else "a surrogate")
+            return f"U+{ord(char):04X} ({name.lower()}) at character {index + 1}"
+    return None
 
 
 def _a(type_name: str) -> str:
@@ -268,7 +303,7 @@ def _check_file_structure(path: str, data: Any, errors: ErrorCollector) -> _RawF
 
 
 def _check_name(name: str, where: Location, what: str, pattern, style: str, errors: ErrorCollector) -> bool:
-    if not pattern.match(name):
+    if not pattern.fullmatch(name):
         errors.add(where, f"{what}: '{name}' is not a valid name (use {style})")
         return False
     reason = reserved_reason(name)
@@ -488,10 +523,9 @@ class _Builder:
         if name in self.event_names:
             self.errors.add(name_loc, f"{what}: the name is already used ({self.event_names[name]})")
             return None
-        if not builtin and name in RESERVED_HOOK_NAMES:
-            self.errors.add(
-                name_loc, f"{what}: its hook tband_{name}() would clash with the tband C API function of that name"
-            )
+        clash = None if builtin else hook_clash(name)
+        if clash:
+            self.errors.add(name_loc, f"{what}: {clash}")
             return None
         self.event_names[name] = name_loc
         self.claim_type_name(pascal_case(name), what, name_loc)
@@ -515,6 +549,13 @@ class _Builder:
             other_name, other_loc = self.event_ids[event_id]
             self.errors.add(
                 id_loc, f"{what}: id 0x{event_id:02X} is already used by event '{other_name}' ({other_loc})"
+            )
+            ok = False
+        elif (owner := self.other_groups_range(group, event_id)) is not None:
+            self.errors.add(
+                id_loc,
+                f"{what}: id 0x{event_id:02X} of group '{group}', which declares no id_range, lies inside the "
+                f"id_range of group '{owner[2]}' (0x{owner[0]:02X}..0x{owner[1]:02X}, {owner[3]})",
             )
             ok = False
         else:
@@ -543,6 +584,13 @@ class _Builder:
             if display is None:
                 return None
         return Event(name, event_id, group, metadata, node["description"].strip(), tuple(fields), name_loc, display)
+
+    def other_groups_range(self, group: str, event_id: int) -> tuple[int, int, str, Location] | None:
+        """The declared id_range of another group that holds event_id, when `group` declares none
+        (a group with an id_range keeps its ids inside it, and ranges do not overlap)."""
+        if any(r[2] == group for r in self.ranges):
+            return None
+        return next((r for r in self.ranges if r[0] <= event_id <= r[1]), None)
 
     def outside_user_range(self, event_id: int) -> str:
         """Why a user event cannot have this id, naming the built-in group (and event) that own it."""
@@ -651,6 +699,10 @@ def load_sources(sources: list[SchemaSource]) -> Schema:
     errors = ErrorCollector()
     raws: list[tuple[_RawFile, SchemaSource]] = []
     for source in sources:
+        bad = _unprintable(source.label)
+        if bad is not None:  # the name goes into generated comments and docs
+            errors.add(Location(source.display, 1, 1), f"the file's name must be printable text, not hold {bad}")
+            continue
         try:
             data = load_yaml(source.path, source.display)
         except SchemaError as exc:

@@ -57,6 +57,18 @@ class BadSchemaTest(unittest.TestCase):
             )
             self.assertEqual(list(Path(out).iterdir()), [])
 
+    def test_cli_reports_input_python_cannot_parse_without_a_traceback(self) -> None:
+        """RecursionError and the int-string limit used to escape as tracebacks."""
+        for name in ("yaml_nested_too_deep", "integer_too_long", "hex_id_too_long"):
+            case = BAD_SCHEMAS / name
+            with self.subTest(case=name), tempfile.TemporaryDirectory() as out:
+                result = run_codegen("--schema-dir", case.relative_to(REPO).as_posix(), "--out", out)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertEqual(
+                    result.stderr.splitlines(),
+                    [*(case / "expected.txt").read_text().splitlines(), "tband-codegen: 1 error(s) in the schema"],
+                )
+
     def test_all_problems_of_a_file_are_reported_at_once(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "s.yaml").write_text(

@@ -214,6 +214,18 @@ class CompatTest(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn("app.yaml:16:27: error: event 'app_speed' field 'rpm': unknown type 'u24'", result.stderr)
 
+    def test_a_descriptor_json_cannot_read_is_an_error_not_a_traceback(self) -> None:
+        for name, text, message in (
+            ("deep.json", "[" * 100000 + "]" * 100000, "invalid JSON: nested too deeply"),
+            ("long.json", '{"format": ' + "9" * 5000 + "}", "invalid JSON: Exceeds the limit (4300 digits)"),
+        ):
+            with self.subTest(name=name):
+                (self.tmp / name).write_text(text)
+                result = run_codegen("compat", name, str(self.old), cwd=self.tmp)
+                self.assertEqual(result.returncode, 2)
+                self.assertNotIn("Traceback", result.stderr)
+                self.assertTrue(result.stderr.startswith(f"{name}:1:1: error: {message}"), result.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -3,8 +3,11 @@ code, and a --check mode that names every stale file."""
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import shutil
+import stat
 import tempfile
 import unittest
 from pathlib import Path
@@ -128,6 +131,55 @@ class CliTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0)
         self.assertIn("0 of 9 files updated", result.stdout)
         self.assertEqual(target.stat().st_mtime_ns, before)
+
+    def files_in_out(self) -> dict[str, bytes]:
+        return {p.relative_to(self.out).as_posix(): p.read_bytes() for p in self.out.rglob("*") if p.is_file()}
+
+    def test_a_folder_that_cannot_be_made_changes_no_file(self) -> None:
+        encoder = self.out / "target" / "tband_encode.hpp"
+        encoder.write_text("an older encoder\n")  # stale: the run would replace it
+        shutil.rmtree(self.out / "descriptor")
+        (self.out / "descriptor").write_text("the user's own file\n")  # where a folder must go
+        before = self.files_in_out()
+        result = run_codegen("--out", str(self.out))
+        self.assertEqual(result.returncode, 1)
+        self.assertNotIn("Traceback", result.stderr)
+        self.assertTrue(result.stderr.startswith(f"tband-codegen: cannot write {self.out}: "), result.stderr)
+        self.assertTrue(result.stderr.rstrip().endswith("no file was changed"), result.stderr)
+        self.assertEqual(self.files_in_out(), before, "no file changed, none left behind")
+
+    def test_a_write_that_fails_midway_changes_no_file(self) -> None:
+        for path in ("target/tband_encode.hpp", "host/tband_events.hpp", "docs/events.md"):
+            (self.out / path).write_text("old\n")
+        before = self.files_in_out()
+        real_fdopen = cli.os.fdopen
+        calls = []
+
+        def disk_full_on_third(fd, mode):
+            calls.append(fd)
+            if len(calls) == 3:
+                os.close(fd)
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return real_fdopen(fd, mode)
+
+        with mock.patch.object(cli.os, "fdopen", side_effect=disk_full_on_third), mock.patch("sys.stderr"):
+            code = cli.main(["--schema-dir", str(SCHEMA_DIR), "--out", str(self.out)])
+        self.assertEqual(code, 1)
+        self.assertEqual(len(calls), 3)
+        self.assertEqual(self.files_in_out(), before, "the first two were not replaced; no temporary file is left")
+
+    def test_rewritten_files_keep_their_permissions_and_other_files_stay(self) -> None:
+        docs = self.out / "docs" / "events.md"
+        docs.write_text("old\n")
+        docs.chmod(0o640)
+        (self.out / "docs" / "notes.md").write_text("the user's notes\n")
+        self.assertEqual(run_codegen("--out", str(self.out), "-q").returncode, 0)
+        self.assertEqual(stat.S_IMODE(docs.stat().st_mode), 0o640)
+        self.assertNotEqual(docs.read_text(), "old\n")
+        self.assertEqual((self.out / "docs" / "notes.md").read_text(), "the user's notes\n")
+        umask = os.umask(0)
+        os.umask(umask)
+        self.assertEqual(stat.S_IMODE((self.out / "host" / "tband_events.cpp").stat().st_mode), 0o666 & ~umask)
 
     def test_internal_errors_are_reported_as_such(self) -> None:
         with mock.patch.object(cli, "render", side_effect=RuntimeError("boom")):
