@@ -41,13 +41,87 @@ inline constexpr std::uint32_t kCoreIdSpec = enc::field_spec(FieldWidth::kU64, F
 
 bool failed(rt::Delivery delivery) noexcept { return delivery != rt::Delivery::kDelivered; }
 
+// tband_configBACKEND_STREAM_START_RETRIES: start hands the hook what it said
+// it dropped again (the same bytes), up to that many times, and never what it
+// took, so the host gets every frame once. With 0 retries every helper below
+// is the plain call, inlined: the default costs no byte.
+inline constexpr unsigned kStartRetries = tband_configBACKEND_STREAM_START_RETRIES;
+
+// Out of line, one copy each: a loop inlined at every call site would cost
+// bytes, and a lambda's captures stack.
+__attribute__((noinline)) bool stream_retried(const std::uint8_t* data, std::size_t len) noexcept {
+  bool dropped = tband_portBACKEND_STREAM_DATA(data, len);
+  for (unsigned left = kStartRetries; dropped && left > 0; --left) {
+    tband_portBACKEND_STREAM_START_RETRY_WAIT();
+    dropped = tband_portBACKEND_STREAM_DATA(data, len);
+  }
+  return dropped;
+}
+
+// Unstaged a report is one hook call: a drop re-encodes the same fields into
+// the same bytes. Staged it only fills the staging buffer and is never dropped.
+__attribute__((noinline)) rt::Delivery send_report_retried(std::uint32_t second, std::uint32_t spec,
+                                                           std::uint64_t first) noexcept {
+  rt::Delivery delivery = rt::send_report(second, spec, first);
+  for (unsigned left = kStartRetries; failed(delivery) && left > 0; --left) {
+    tband_portBACKEND_STREAM_START_RETRY_WAIT();
+    delivery = rt::send_report(second, spec, first);
+  }
+  return delivery;
+}
+
+// One of start's reports, as send_report().
+__attribute__((always_inline)) inline rt::Delivery send_start_report(std::uint32_t second, std::uint32_t spec,
+                                                                    std::uint64_t first) noexcept {
+  if constexpr (kStartRetries == 0) {
+    return rt::send_report(second, spec, first);
+  } else {
+    return send_report_retried(second, spec, first);
+  }
+}
+
+// Staged: start's reports so far, as one hook call. With retries they are
+// taken out of the buffer first and stay in it for a resend.
+__attribute__((always_inline)) inline bool start_batch_dropped() noexcept {
+  if constexpr (kStartRetries == 0 || !rt::backend::kStaged) {
+    return rt::backend::flush_staging(false);
+  } else {
+    rt::backend::StagingBuffer& staging = rt::backend::g_staging;
+    const std::size_t used = staging.used;
+    staging.used = 0;
+    staging.reports = 0;
+    return used > 0 && stream_retried(staging.data, used);
+  }
+}
+
+// A core's metadata buffer: one hook call. With retries, one call per frame
+// (each ends with its one 0x00, COBS): a link that cannot take the whole
+// buffer at once can take it frame by frame, and a drop costs one frame.
+__attribute__((always_inline)) inline bool metadata_dropped(const std::uint8_t* data, std::size_t used) noexcept {
+  if constexpr (kStartRetries == 0) {
+    return used > 0 && tband_portBACKEND_STREAM_DATA(data, used);
+  } else {
+    const std::uint8_t* const end = data + used;
+    for (const std::uint8_t* frame = data; frame != end;) {
+      const std::uint8_t* next = frame;
+      while (next != end && *next++ != 0) {
+      }
+      if (stream_retried(frame, static_cast<std::size_t>(next - frame))) {
+        return true;
+      }
+      frame = next;
+    }
+    return false;
+  }
+}
+
 // A core_id event naming `core`, stamped with 0 as the reference tracer does.
 // Staged, it goes out with what was staged before it, ahead of the metadata
 // buffer that follows (streamed as it is); what start sends is no hook call,
 // so a drop is not counted.
 __attribute__((noinline)) rt::Delivery send_core_id(unsigned core) noexcept {
-  const rt::Delivery delivery = rt::send_report(core, kCoreIdSpec, 0);
-  if (delivery == rt::Delivery::kDelivered && rt::backend::flush_staging(false)) {
+  const rt::Delivery delivery = send_start_report(core, kCoreIdSpec, 0);
+  if (delivery == rt::Delivery::kDelivered && start_batch_dropped()) {
     return rt::Delivery::kDropped;
   }
   return delivery;
@@ -62,12 +136,12 @@ __attribute__((noinline)) rt::Delivery send_core_id(unsigned core) noexcept {
 // Then every core's metadata buffer, each after a core_id event naming its
 // core and followed by a metadata_overflow event if it lost any; then a
 // core_id event for the calling core, whose events follow. True if anything
-// was dropped.
+// was dropped (after the retries).
 bool send_metadata() noexcept {
   if constexpr (!rt::kUseMetadataBuf) {
     return false;
   } else {
-    if (failed(rt::send_report(0, kTsResolutionSpec, tband_portTIMESTAMP_RESOLUTION_NS))) {
+    if (failed(send_start_report(0, kTsResolutionSpec, tband_portTIMESTAMP_RESOLUTION_NS))) {
       return true;
     }
     for (unsigned core = 0; core < rt::kCores; ++core) {
@@ -75,12 +149,12 @@ bool send_metadata() noexcept {
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
       }
-      if (failed(send_core_id(core)) || (meta.used > 0 && tband_portBACKEND_STREAM_DATA(meta.data, meta.used))) {
+      if (failed(send_core_id(core)) || metadata_dropped(meta.data, meta.used)) {
         return true;
       }
       if (meta.lost_evts > 0) {
         rt::set_metadata_overflow_fields(rt::current_core(), core, meta.lost_evts, meta.lost_bytes);
-        if (failed(rt::send_report(core, rt::kMetadataOverflowSpec, tband_portTIMESTAMP()))) {
+        if (failed(send_start_report(core, rt::kMetadataOverflowSpec, tband_portTIMESTAMP()))) {
           return true;
         }
       }

@@ -35,6 +35,11 @@
 #if tband_configUSE_BACKEND_STREAMING == 1 && !defined(tband_portBACKEND_STREAM_DATA)
 #error "tband: tband_portBACKEND_STREAM_DATA(buf, len) is not defined: the streaming backend needs it in tband_port.h (returns true if it dropped the data)"
 #endif
+// Optional: runs before start hands the hook data it dropped again
+// (tband_configBACKEND_STREAM_START_RETRIES), e.g. to let the link drain.
+#if tband_configUSE_BACKEND_STREAMING == 1 && !defined(tband_portBACKEND_STREAM_START_RETRY_WAIT)
+#define tband_portBACKEND_STREAM_START_RETRY_WAIT() ((void)0)
+#endif
 // The external backend without tband_portBACKEND_EXTERNAL_EVENT calls the
 // firmware's tband_submit_to_backend() (declared in tband.h); a firmware that
 // defines neither gets a link error naming that function.

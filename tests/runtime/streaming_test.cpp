@@ -117,6 +117,32 @@ TEST_F(Streaming, StartReturnsMinus2WhenTheMetadataIsDropped) {
   EXPECT_EQ(tband_start_streaming(), 0);
 }
 
+// Without tband_configBACKEND_STREAM_START_RETRIES (the default) start gives up at
+// the first piece the hook drops, and never hands it over again; with retries:
+// streaming_start_retry_test.cpp.
+static_assert(tband_configBACKEND_STREAM_START_RETRIES == 0);
+
+TEST_F(Streaming, StartGivesUpWhenEverySecondFrameIsDropped) {
+  tband_isr_name(1, "uart");
+  capture.set_drop_policy([](unsigned, std::size_t call) { return call % 2 == 1; });
+  EXPECT_EQ(tband_start_streaming(), -2);
+  EXPECT_FALSE(tband_tracing_enabled());
+  EXPECT_EQ(capture.calls(0), 2u) << "ts_resolution_ns taken, core_id dropped, nothing after it";
+  EXPECT_EQ(capture.events(0), (std::vector<std::string>{"ts_resolution_ns ns_per_ts=1"}));
+  EXPECT_EQ(tband_host_stream_retry_waits(), 0u);
+}
+
+TEST_F(Streaming, StartFailsOverALinkSmallerThanTheMetadataBuffer) {
+  tband_host_set_core_id(1);
+  tband_valmarker_name(10, "twenty bytes exactly");
+  tband_valmarker_name(11, "twenty bytes exactly");
+  tband_host_set_core_id(0);
+  ASSERT_GT(tband_get_metadata_buf_amnt(1), 32u);
+  capture.set_max_call_len(32);
+  EXPECT_EQ(tband_start_streaming(), -2) << "core 1's metadata buffer goes in one call";
+  EXPECT_FALSE(tband_tracing_enabled());
+}
+
 TEST_F(Streaming, EveryHookFromC11) {
   EXPECT_EQ(tband_c_api_calls(), 0);
   EXPECT_EQ(capture.events(0), (std::vector<std::string>{

@@ -71,6 +71,9 @@
 #if tband_configBACKEND_STREAM_STAGING_BUF_SIZE < 0
 #error "tband: tband_configBACKEND_STREAM_STAGING_BUF_SIZE must be 0 (every frame streamed as it is encoded) or more"
 #endif
+#if tband_configBACKEND_STREAM_START_RETRIES < 0 || tband_configBACKEND_STREAM_START_RETRIES > 65535
+#error "tband: tband_configBACKEND_STREAM_START_RETRIES must be 0 (start gives up at the first drop) to 65535"
+#endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1 && tband_configBACKEND_SNAPSHOT_BUF_SIZE < 1
 #error "tband: tband_configBACKEND_SNAPSHOT_BUF_SIZE must be at least 1"
 #endif

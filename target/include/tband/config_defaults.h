@@ -35,6 +35,9 @@
 #ifndef tband_configBACKEND_STREAM_STAGING_BUF_SIZE
 #define tband_configBACKEND_STREAM_STAGING_BUF_SIZE 0
 #endif
+#ifndef tband_configBACKEND_STREAM_START_RETRIES
+#define tband_configBACKEND_STREAM_START_RETRIES 0
+#endif
 #ifndef tband_configUSE_BACKEND_SNAPSHOT
 #define tband_configUSE_BACKEND_SNAPSHOT 0
 #endif

@@ -29,6 +29,7 @@ unsigned tband_host_core_id(void);
 bool tband_host_stream_data(const uint8_t* buf, size_t len);
 bool tband_host_external_event(const uint8_t* buf, size_t len, bool is_metadata);
 void tband_host_snapshot_full(void);
+void tband_host_stream_retry_wait(void);
 
 /* ---- What tests and the simulator call ---- */
 
@@ -53,6 +54,12 @@ void tband_host_set_sink(tband_host_sink sink, void* context);
 unsigned tband_host_snapshot_full_calls(void);
 void tband_host_reset_snapshot_full_calls(void);
 
+/* How often streaming start waited before it handed the sink data the sink
+ * had dropped again (tband_configBACKEND_STREAM_START_RETRIES) since the last
+ * reset. The wait itself returns at once: the sink decides what it drops. */
+unsigned tband_host_stream_retry_waits(void);
+void tband_host_reset_stream_retry_waits(void);
+
 #ifdef __cplusplus
 }
 #endif
@@ -69,6 +76,7 @@ void tband_host_reset_snapshot_full_calls(void);
 #define tband_portENTER_CRITICAL_FROM_ANY() tband_host_enter_critical()
 #define tband_portEXIT_CRITICAL_FROM_ANY() tband_host_exit_critical()
 #define tband_portBACKEND_STREAM_DATA(buf, len) tband_host_stream_data((buf), (len))
+#define tband_portBACKEND_STREAM_START_RETRY_WAIT() tband_host_stream_retry_wait()
 #if !defined(TBAND_HOST_SUBMIT_TO_BACKEND) || TBAND_HOST_SUBMIT_TO_BACKEND == 0
 #define tband_portBACKEND_EXTERNAL_EVENT(buf, len, is_metadata) tband_host_external_event((buf), (len), (is_metadata))
 #endif

@@ -19,6 +19,7 @@ const auto g_epoch = std::chrono::steady_clock::now();
 std::atomic<tband_host_sink> g_sink{nullptr};
 std::atomic<void*> g_sink_context{nullptr};
 std::atomic<unsigned> g_snapshot_full_calls{0};
+std::atomic<unsigned> g_stream_retry_waits{0};
 
 bool deliver(const std::uint8_t* buf, std::size_t len, bool is_metadata) {
   const tband_host_sink sink = g_sink.load(std::memory_order_acquire);
@@ -53,6 +54,7 @@ bool tband_host_external_event(const std::uint8_t* buf, std::size_t len, bool is
   return deliver(buf, len, is_metadata);
 }
 void tband_host_snapshot_full(void) { g_snapshot_full_calls.fetch_add(1, std::memory_order_relaxed); }
+void tband_host_stream_retry_wait(void) { g_stream_retry_waits.fetch_add(1, std::memory_order_relaxed); }
 
 void tband_host_set_core_id(unsigned core_id) { t_core_id = core_id < TBAND_HOST_MAX_CORES ? core_id : 0; }
 
@@ -69,5 +71,7 @@ void tband_host_set_sink(tband_host_sink sink, void* context) {
 
 unsigned tband_host_snapshot_full_calls(void) { return g_snapshot_full_calls.load(std::memory_order_relaxed); }
 void tband_host_reset_snapshot_full_calls(void) { g_snapshot_full_calls.store(0, std::memory_order_relaxed); }
+unsigned tband_host_stream_retry_waits(void) { return g_stream_retry_waits.load(std::memory_order_relaxed); }
+void tband_host_reset_stream_retry_waits(void) { g_stream_retry_waits.store(0, std::memory_order_relaxed); }
 
 }  // extern "C"

@@ -82,7 +82,7 @@ bool TraceCapture::sink(void* context, unsigned core_id, const std::uint8_t* buf
   auto& self = *static_cast<TraceCapture*>(context);
   Core& core = self.cores_.at(core_id);
   const std::size_t call = core.calls++;
-  if (self.policy_ && self.policy_(core_id, call)) {
+  if ((self.max_call_len_ > 0 && len > self.max_call_len_) || (self.policy_ && self.policy_(core_id, call))) {
     ++core.dropped;
     return true;
   }

@@ -47,6 +47,10 @@ class TraceCapture {
 
   /// Set before the cores run; called for every frame with the core's call count so far.
   void set_drop_policy(DropPolicy policy) { policy_ = std::move(policy); }
+  /// A link that takes at most this many bytes per call, all or nothing (a
+  /// non-blocking RTT up-buffer of that size, drained between calls): longer
+  /// calls are dropped. 0 (the default): no limit.
+  void set_max_call_len(std::size_t len) { max_call_len_ = len; }
 
   const std::vector<std::uint8_t>& bytes(unsigned core) const { return cores_.at(core).bytes; }
   std::vector<DecodedEvent> decoded(unsigned core) const { return decode_stream(bytes(core)); }
@@ -70,6 +74,7 @@ class TraceCapture {
 
   std::array<Core, kMaxCores> cores_{};
   DropPolicy policy_;
+  std::size_t max_call_len_ = 0;
 };
 
 /// Encodes with the generated encoder, for expected byte streams.
