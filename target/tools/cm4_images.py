@@ -19,6 +19,10 @@ The "disabled" configuration (tband_configENABLE 0) must link to exactly the
 image without any call, with no tband symbol in it.
 
   cm4_images.py --gen-dir build/generated/target --out-dir DIR [--check] [--markdown FILE]
+                [--define NAME=VALUE ...]
+
+--define sets an option the image configs leave at its default (e.g.
+tband_configBACKEND_STREAM_START_RETRIES=3), to measure what it costs.
 """
 from __future__ import annotations
 
@@ -250,6 +254,8 @@ def main() -> int:
                              f"stack per hook at most {TARGET_STACK} B")
     parser.add_argument("--markdown", type=Path, help="write the table here")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                        help="compile every configured image with -DNAME=VALUE (repeatable)")
     args = parser.parse_args()
     args.gen_dir = args.gen_dir.resolve()
     args.out_dir = args.out_dir.resolve()
@@ -257,6 +263,7 @@ def main() -> int:
     images = []
     for config in ["snapshot", "streaming", "freertos", "freertos_objects"]:
         for variant, defines in [("hooks", []), ("full_api", ["-DTBAND_IMAGE_FULL_API"])]:
+            defines = defines + [f"-D{define}" for define in args.define]
             images.append(measure(config, variant, build(config, variant, defines, args.gen_dir, args.out_dir)))
     table = markdown(images)
     print(table)
