@@ -56,7 +56,8 @@ size_t tband_get_metadata_buf_amnt(unsigned int core_id);
 #endif
 
 /* ---- Streaming backend ------------------------------------------------------
- * start: 0 ok, -1 already active, -2 the metadata could not be sent (not started).
+ * start: 0 ok, -1 already active, -2 the metadata could not be sent (not started;
+ * tband_configBACKEND_STREAM_START_RETRIES lets it resend what the hook dropped).
  * restart: as start, without resending the metadata. stop: 0 ok, -1 not active.
  * flush: with a staging buffer (tband_configBACKEND_STREAM_STAGING_BUF_SIZE),
  * hands the frames staged so far to the stream hook (stop does too): 0 ok, -1

@@ -20,8 +20,14 @@
  * extension's one condition), and set in tband_config.h:
  *   TBAND_CM4_NS_PER_CYCLE     nanoseconds per CPU cycle (whole)
  *   TBAND_CM4_STREAM(buf, len)  with the streaming backend (true: dropped)
+ *   TBAND_CM4_STREAM_START_RETRY_WAIT()  optional, with start retries
  *   TBAND_CM4_EXTERNAL(buf, len, is_metadata)  with the external backend
  *   TBAND_CM4_SNAPSHOT_FULL()   optional, with the snapshot backend
+ *
+ * tband_start_streaming() runs with BASEPRI raised: as for the bare-metal
+ * port, the link must take the metadata while the kernel's interrupts are
+ * masked (see that port), and must not wait on a FreeRTOS object (no kernel
+ * call from the hook or the wait).
  *
  * This header includes FreeRTOS.h (for portmacro.h); tband.h, which
  * FreeRTOSConfig.h includes, does not include it (that would be a cycle):

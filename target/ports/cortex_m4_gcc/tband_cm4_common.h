@@ -32,6 +32,9 @@ uint64_t tband_cm4_timestamp(void);
 #ifdef TBAND_CM4_STREAM
 #define tband_portBACKEND_STREAM_DATA(buf, len) TBAND_CM4_STREAM((buf), (len))
 #endif
+#ifdef TBAND_CM4_STREAM_START_RETRY_WAIT
+#define tband_portBACKEND_STREAM_START_RETRY_WAIT() TBAND_CM4_STREAM_START_RETRY_WAIT()
+#endif
 #ifdef TBAND_CM4_EXTERNAL
 #define tband_portBACKEND_EXTERNAL_EVENT(buf, len, is_metadata) TBAND_CM4_EXTERNAL((buf), (len), (is_metadata))
 #endif

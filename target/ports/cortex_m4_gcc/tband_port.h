@@ -15,10 +15,26 @@
  *                           format's ns_per_ts is whole nanoseconds): 10 at 100 MHz.
  *   TBAND_CM4_STREAM(buf, len)  with the streaming backend: returns true if
  *                           it dropped the data (e.g. a UART or RTT writer).
+ *                           All or nothing: it takes the whole buffer or none.
+ *   TBAND_CM4_STREAM_START_RETRY_WAIT()  optional, with
+ *                           tband_configBACKEND_STREAM_START_RETRIES: runs
+ *                           before start hands the hook what it dropped again.
  *   TBAND_CM4_EXTERNAL(buf, len, is_metadata)  likewise for the external backend.
  * A timer other than the DWT (QEMU does not model it) can replace the
  * timestamp: define tband_portTIMESTAMP() and tband_portTIMESTAMP_RESOLUTION_NS
- * before this header is read, e.g. in tband_config.h. */
+ * before this header is read, e.g. in tband_config.h.
+ *
+ * What tband_start_streaming() needs from the link: it runs with interrupts
+ * off (PRIMASK), so a UART ring drained from an interrupt does not drain
+ * while it runs. Without start retries the hook must take the whole
+ * metadata buffer (up to tband_configMETADATA_BUF_SIZE bytes) in one call:
+ * start when the ring is empty and has that much room, or let the hook wait
+ * for the UART itself (the QEMU examples' writer polls its TX-full flag and
+ * never drops). With retries the hook gets one frame at a time, and the wait
+ * must let the link drain in a bounded time: move bytes from the ring to the
+ * UART's transmit register by polling, or, for RTT, wait a fixed time for
+ * the debug probe, which reads the up-buffer without the CPU
+ * (target/README.md, Streaming start over a lossy link). */
 #ifndef TBAND_PORT_CORTEX_M4_GCC_H_
 #define TBAND_PORT_CORTEX_M4_GCC_H_
 

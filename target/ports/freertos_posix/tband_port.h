@@ -19,6 +19,16 @@
  * streaming or external backend's frames (inside the critical section: the
  * sink must not call tband or the kernel). One core.
  *
+ * What tband_start_streaming() needs from the sink: it takes each core's
+ * metadata buffer in one call, or with tband_configBACKEND_STREAM_START_RETRIES
+ * one frame per call, each dropped one handed over again up to that many
+ * times; all or nothing (a sink that took part must not return true). The
+ * calls come back to back on the starting thread, with its signals blocked
+ * (no tick): a sink that drops because its buffer is full must be drained
+ * by a thread the kernel does not run (a writer thread of the application),
+ * or define tband_portBACKEND_STREAM_START_RETRY_WAIT() in tband_config.h
+ * to wait a little (a bounded time) between the calls.
+ *
  * Add target/ports/freertos_posix/tband_port_freertos_posix.c to the build.
  * This header needs no FreeRTOS header. */
 #ifndef TBAND_PORT_FREERTOS_POSIX_H_

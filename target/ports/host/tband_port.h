@@ -45,7 +45,8 @@ void tband_host_set_time(uint64_t ts);
 
 /* Receives every frame the streaming or external backend emits, on the core
  * that emitted it, inside its critical section (so it must not call tband).
- * Returns true to report the data as dropped. NULL restores the default
+ * Returns true to report the data as dropped (then it must have taken none of
+ * it: streaming start may hand it over again). NULL restores the default
  * (discard, never drop). */
 typedef bool (*tband_host_sink)(void* context, unsigned core_id, const uint8_t* buf, size_t len, bool is_metadata);
 void tband_host_set_sink(tband_host_sink sink, void* context);
