@@ -59,7 +59,8 @@ __attribute__((noinline)) bool stream_retried(const std::uint8_t* data, std::siz
 }
 
 // Unstaged a report is one hook call: a drop re-encodes the same fields into
-// the same bytes. Staged it only fills the staging buffer and is never dropped.
+// the same bytes. Staged it only fills the staging buffer, which
+// start_batch_dropped() hands over.
 __attribute__((noinline)) rt::Delivery send_report_retried(std::uint32_t second, std::uint32_t spec,
                                                            std::uint64_t first) noexcept {
   rt::Delivery delivery = rt::send_report(second, spec, first);
