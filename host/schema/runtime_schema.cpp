@@ -4,8 +4,11 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
+
+#include "schema/located_json.hpp"
 
 namespace tband {
 
@@ -32,34 +35,46 @@ std::string hex_id(std::uint64_t id) {
   return text;
 }
 
-/// Throws with the descriptor's name in front.
+// Descriptors nest five levels deep; the limit keeps a hostile one from
+// costing stack in nlohmann's recursive walks (dump(), destruction).
+constexpr std::size_t kMaxDepth = 64;
+
+/// Reads values of a descriptor; throws with the descriptor's name and the
+/// place of the value at fault in front.
 class Reader {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+  Reader(std::string source, const LocatedJson& doc) : source_(std::move(source)), doc_(doc) {}
 
-  [[noreturn]] void fail(const std::string& what) const { throw SchemaLoadError(source_ + ": " + what); }
+  [[noreturn]] void fail(const json& at, const std::string& what) const {
+    throw SchemaLoadError(source_ + ":" + doc_.place(at) + ": " + what);
+  }
 
   const json& member(const json& object, const char* key, const std::string& what) const {
     if (!object.is_object()) {
-      fail(what + " must be an object");
+      fail(object, what + " must be an object");
     }
     const auto it = object.find(key);
     if (it == object.end()) {
-      fail(what + " has no \"" + key + "\"");
+      fail(object, what + " has no \"" + key + "\"");
     }
     return *it;
   }
   std::string string(const json& object, const char* key, const std::string& what) const {
     const json& value = member(object, key, what);
     if (!value.is_string()) {
-      fail(what + ": \"" + key + "\" must be a string");
+      fail(value, what + ": \"" + key + "\" must be a string, not " + quote(value));
     }
     return value.get<std::string>();
+  }
+  /// An optional string member, `fallback` when absent.
+  std::string string_or(const json& object, const char* key, const std::string& what,
+                        const std::string& fallback) const {
+    return object.contains(key) ? string(object, key, what) : fallback;
   }
   const json& array(const json& object, const char* key, const std::string& what) const {
     const json& value = member(object, key, what);
     if (!value.is_array()) {
-      fail(what + ": \"" + key + "\" must be an array");
+      fail(value, what + ": \"" + key + "\" must be an array, not " + quote(value));
     }
     return value;
   }
@@ -69,13 +84,17 @@ class Reader {
       return false;
     }
     if (!it->is_boolean()) {
-      fail(what + ": \"" + key + "\" must be true or false");
+      fail(*it, what + ": \"" + key + "\" must be true or false, not " + quote(*it));
     }
     return it->get<bool>();
   }
 
+  /// A value as a message shows it, cut short: it may be huge.
+  static std::string quote(const json& value) { return clip(value.dump()); }
+
  private:
   std::string source_;
+  const LocatedJson& doc_;
 };
 
 FieldDefault parse_default(const Reader& r, const json& value, const FieldInfo& field, const std::string& what) {
@@ -91,11 +110,12 @@ FieldDefault parse_default(const Reader& r, const json& value, const FieldInfo& 
         }
       }
     }
-    r.fail(what + ": default " + value.dump() + " is not a value of enum '" + std::string{field.enum_info->name} + "'");
+    r.fail(value, what + ": default " + Reader::quote(value) + " is not a value of enum '" +
+                      std::string{field.enum_info->name} + "'");
   }
   if (kind == ValueKind::kBool) {
     if (!value.is_boolean()) {
-      r.fail(what + ": default of a bool field must be true or false");
+      r.fail(value, what + ": default of a bool field must be true or false");
     }
     d.u = value.get<bool>() ? 1 : 0;
     return d;
@@ -110,30 +130,34 @@ FieldDefault parse_default(const Reader& r, const json& value, const FieldInfo& 
     } else if (value == "nan") {
       d.f = std::numeric_limits<double>::quiet_NaN();
     } else {
-      r.fail(what + ": default of a float field must be a number, \"inf\", \"-inf\" or \"nan\"");
+      r.fail(value, what + ": default of a float field must be a number, \"inf\", \"-inf\" or \"nan\"");
     }
     return d;
   }
   if (kind == ValueKind::kSigned) {
     if (!value.is_number_integer()) {
-      r.fail(what + ": default must be an integer");
+      r.fail(value, what + ": default must be an integer");
     }
     d.s = value.get<std::int64_t>();
     return d;
   }
   if (kind == ValueKind::kUnsigned) {
     if (!value.is_number_unsigned()) {
-      r.fail(what + ": default must be a non-negative integer");
+      r.fail(value, what + ": default must be a non-negative integer");
     }
     d.u = value.get<std::uint64_t>();
     return d;
   }
-  r.fail(what + ": a str field has no default");
+  r.fail(value, what + ": a str field has no default");
 }
 
 /// Parses "{field}" references; "{{" and "}}" are braces.
-NameTemplate parse_template(const Reader& r, const std::string& text, std::span<const FieldInfo> fields,
+NameTemplate parse_template(const Reader& r, const json& at, std::span<const FieldInfo> fields,
                             const std::string& what) {
+  if (!at.is_string()) {
+    r.fail(at, what + " must be a string, not " + Reader::quote(at));
+  }
+  const std::string text = at.get<std::string>();
   NameTemplate t;
   t.source = text;
   std::string literal;
@@ -151,7 +175,7 @@ NameTemplate parse_template(const Reader& r, const std::string& text, std::span<
     } else if (c == '{') {
       const std::size_t end = text.find('}', i + 1);
       if (end == std::string::npos) {
-        r.fail(what + " \"" + text + "\": '{' at column " + std::to_string(i + 1) + " is never closed");
+        r.fail(at, what + " \"" + clip(text) + "\": '{' at column " + std::to_string(i + 1) + " is never closed");
       }
       const std::string name = text.substr(i + 1, end - i - 1);
       int index = -1;
@@ -161,13 +185,13 @@ NameTemplate parse_template(const Reader& r, const std::string& text, std::span<
         }
       }
       if (index < 0) {
-        r.fail(what + " \"" + text + "\": '{" + name + "}' is not a field of the event");
+        r.fail(at, what + " \"" + clip(text) + "\": '{" + clip(name) + "}' is not a field of the event");
       }
       flush();
       t.parts.push_back({{}, index});
       i = end;
     } else if (c == '}') {
-      r.fail(what + " \"" + text + "\": '}' at column " + std::to_string(i + 1) + " closes nothing");
+      r.fail(at, what + " \"" + clip(text) + "\": '}' at column " + std::to_string(i + 1) + " closes nothing");
     } else {
       literal.push_back(c);
     }
@@ -184,7 +208,7 @@ int field_index(const Reader& r, std::span<const FieldInfo> fields, const json& 
       }
     }
   }
-  r.fail(what + ": " + name.dump() + " is not a field of the event");
+  r.fail(name, what + ": " + Reader::quote(name) + " is not a field of the event");
 }
 
 }  // namespace
@@ -209,26 +233,23 @@ RuntimeSchema RuntimeSchema::from_descriptor(std::string_view json_text, std::st
 RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string source) {
   RuntimeSchema s;
   s.source_ = source;
-  const Reader r{source};
-  json doc;
+  std::optional<LocatedJson> located;
   try {
-    doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    // Line and column of the byte the parser stopped at.
-    std::size_t line = 1, col = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < json_text.size(); ++i) {
-      col = json_text[i] == '\n' ? 1 : col + 1;
-      line += json_text[i] == '\n' ? 1u : 0u;
-    }
-    throw SchemaLoadError(source + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                          ": not valid JSON (is it a tband schema descriptor?)");
+    located.emplace(json_text, kMaxDepth);
+  } catch (const JsonInputError& e) {
+    const std::string hint = e.what() == std::string_view{"not valid JSON"} ? " (is it a tband schema descriptor?)" : "";
+    throw SchemaLoadError(source + ":" + line_col(json_text, e.offset()) + ": " + e.what() + hint);
   }
-  if (!doc.is_object() || doc.value("format", std::string{}) != kFormat) {
-    r.fail("not a tband schema descriptor (no \"format\": \"tband-schema-descriptor\"); the generator writes "
+  const json& doc = located->root();
+  const Reader r{source, *located};
+  if (!doc.is_object() || !doc.contains("format") || doc["format"] != kFormat) {
+    r.fail(doc.is_object() && doc.contains("format") ? doc["format"] : doc,
+           "not a tband schema descriptor (no \"format\": \"tband-schema-descriptor\"); the generator writes "
            "one as descriptor/tband_schema.json");
   }
   if (!doc.contains("version") || doc["version"] != kVersion) {
-    r.fail("descriptor version " + (doc.contains("version") ? doc["version"].dump() : std::string{"(none)"}) +
+    r.fail(doc.contains("version") ? doc["version"] : doc,
+           "descriptor version " + (doc.contains("version") ? Reader::quote(doc["version"]) : std::string{"(none)"}) +
            " is not the one this tband reads (" + std::to_string(kVersion) + "); regenerate it with this tband's "
            "tband-codegen");
   }
@@ -240,11 +261,11 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
       throw std::invalid_argument(trace_id);
     }
   } catch (const std::exception&) {
-    r.fail("\"trace_id\" must be 16 hex digits, not \"" + trace_id + "\"");
+    r.fail(doc["trace_id"], "\"trace_id\" must be 16 hex digits, not \"" + clip(trace_id) + "\"");
   }
   for (const json& g : r.array(doc, "user_groups", "the descriptor")) {
     if (!g.is_string()) {
-      r.fail("\"user_groups\" must list names");
+      r.fail(g, "\"user_groups\" must list names");
     }
     s.user_groups_.push_back(g.get<std::string>());
   }
@@ -252,33 +273,34 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
   std::map<std::string, const EnumInfo*, std::less<>> enums;
   for (const json& e : r.array(doc, "enums", "the descriptor")) {
     const std::string name = r.string(e, "name", "an enum");
-    const std::string what = "enum '" + name + "'";
+    const std::string what = "enum '" + clip(name) + "'";
     auto& values = s.enum_values_.emplace_back();
     for (const json& v : r.array(e, "values", what)) {
       const json& number = r.member(v, "value", what + " value");
       if (!number.is_number_unsigned() || number.get<std::uint64_t>() > 255) {
-        r.fail(what + ": values must be 0..255");
+        r.fail(number, what + ": values must be 0..255");
       }
       values.push_back({static_cast<std::uint8_t>(number.get<std::uint64_t>()),
-                        s.keep(r.string(v, "name", what + " value")), s.keep(v.value("description", std::string{}))});
+                        s.keep(r.string(v, "name", what + " value")), s.keep(r.string_or(v, "description", what + " value", {}))});
     }
     const EnumInfo& info =
-        s.enums_.emplace_back(EnumInfo{s.keep(name), s.keep(e.value("description", std::string{})), values});
+        s.enums_.emplace_back(EnumInfo{s.keep(name), s.keep(r.string_or(e, "description", what, {})), values});
     enums[name] = &info;
   }
 
   std::map<std::string, int, std::less<>> spans;
+  std::vector<const json*> display_json;  // each event's display rule, for messages about spans
   for (const json& e : r.array(doc, "events", "the descriptor")) {
     const std::string name = r.string(e, "name", "an event");
-    const json& id_json = r.member(e, "id", "event '" + name + "'");
+    const json& id_json = r.member(e, "id", "event '" + clip(name) + "'");
     if (!id_json.is_number_unsigned() || id_json.get<std::uint64_t>() > 255) {
-      r.fail("event '" + name + "': id must be 0..255");
+      r.fail(id_json, "event '" + clip(name) + "': id must be 0..255");
     }
     const auto id = static_cast<std::uint8_t>(id_json.get<std::uint64_t>());
-    const std::string what = "event '" + name + "' (" + hex_id(id) + ")";
+    const std::string what = "event '" + clip(name) + "' (" + hex_id(id) + ")";
     if (s.by_id_[id] >= 0) {
       const RuntimeEvent& other = s.events_[static_cast<std::size_t>(s.by_id_[id])];
-      r.fail(what + ": id already used by event '" + std::string{other.info.name} + "'");
+      r.fail(id_json, what + ": id already used by event '" + std::string{other.info.name} + "'");
     }
     const bool metadata = r.flag(e, "metadata", what);
     auto& fields = s.fields_.emplace_back();
@@ -286,10 +308,10 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
     for (std::size_t i = 0; i < field_list.size(); ++i) {
       const json& f = field_list[i];
       const std::string field_name = r.string(f, "name", what + " field");
-      const std::string field_what = what + " field '" + field_name + "'";
+      const std::string field_what = what + " field '" + clip(field_name) + "'";
       const std::string type = r.string(f, "type", field_what);
       FieldInfo info{s.keep(field_name), FieldType::kU8, nullptr, r.flag(f, "optional", field_what),
-                     r.flag(f, "implicit", field_what), s.keep(f.value("description", std::string{})), {}};
+                     r.flag(f, "implicit", field_what), s.keep(r.string_or(f, "description", field_what, {})), {}};
       bool known = false;
       for (const ScalarName& scalar : kScalars) {
         if (scalar.name == type) {
@@ -300,47 +322,47 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
       if (!known) {
         const auto it = enums.find(type);
         if (it == enums.end()) {
-          r.fail(field_what + ": unknown type '" + type + "'");
+          r.fail(f["type"], field_what + ": unknown type '" + clip(type) + "'");
         }
         info.type = FieldType::kEnum;
         info.enum_info = it->second;
       }
       if (info.implicit && (i != 0 || metadata || info.type != FieldType::kU64)) {
-        r.fail(field_what + ": only a non-metadata event's first field, a u64, is the implicit timestamp");
+        r.fail(f, field_what + ": only a non-metadata event's first field, a u64, is the implicit timestamp");
       }
       if (!metadata && i == 0 && !info.implicit) {
-        r.fail(what + ": an event that is not metadata starts with the implicit timestamp field");
+        r.fail(f, what + ": an event that is not metadata starts with the implicit timestamp field");
       }
       if (info.type == FieldType::kStr && i + 1 != field_list.size()) {
-        r.fail(field_what + ": a str field must be the last field");
+        r.fail(f, field_what + ": a str field must be the last field");
       }
       if (!info.optional && i > 0 && fields.back().optional) {
-        r.fail(field_what + ": a required field after an optional one");
+        r.fail(f, field_what + ": a required field after an optional one");
       }
       if (f.contains("default")) {
         if (!info.optional) {
-          r.fail(field_what + ": only an optional field has a default");
+          r.fail(f["default"], field_what + ": only an optional field has a default");
         }
         info.default_value = parse_default(r, f["default"], info, field_what);
       }
       fields.push_back(info);
     }
     if (!metadata && fields.empty()) {
-      r.fail(what + ": an event that is not metadata starts with the implicit timestamp field");
+      r.fail(field_list, what + ": an event that is not metadata starts with the implicit timestamp field");
     }
-    RuntimeEvent event{EventInfo{id, s.keep(name), s.keep(e.value("group", std::string{})), metadata, fields,
-                                 s.keep(e.value("description", std::string{}))},
+    RuntimeEvent event{EventInfo{id, s.keep(name), s.keep(r.string_or(e, "group", what, {})), metadata, fields,
+                                 s.keep(r.string_or(e, "description", what, {}))},
                        {},
                        false};
     if (const auto it = e.find("display"); it != e.end()) {
       const json& d = *it;
       const std::string dwhat = what + " display";
       if (!d.is_object()) {
-        r.fail(dwhat + " must be an object");
+        r.fail(d, dwhat + " must be an object");
       }
       event.has_display = true;
       DisplayRule& rule = event.display;
-      const std::string kind = d.value("kind", std::string{"instant"});
+      const std::string kind = r.string_or(d, "kind", dwhat, "instant");
       if (kind == "instant") {
         rule.kind = DisplayKind::kInstant;
       } else if (kind == "span_begin") {
@@ -350,18 +372,18 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
       } else if (kind == "counter") {
         rule.kind = DisplayKind::kCounter;
       } else {
-        r.fail(dwhat + ": unknown kind '" + kind + "'");
+        r.fail(d["kind"], dwhat + ": unknown kind '" + clip(kind) + "'");
       }
       if (metadata && rule.kind != DisplayKind::kInstant) {
-        r.fail(dwhat + ": a metadata event can only be an instant");
+        r.fail(d["kind"], dwhat + ": a metadata event can only be an instant");
       }
       if (d.contains("track")) {
-        rule.track = parse_template(r, r.string(d, "track", dwhat), fields, dwhat + ": track");
+        rule.track = parse_template(r, d["track"], fields, dwhat + ": track");
       }
       if (d.contains("name")) {
-        rule.name = parse_template(r, r.string(d, "name", dwhat), fields, dwhat + ": name");
+        rule.name = parse_template(r, d["name"], fields, dwhat + ": name");
       }
-      const std::string under = d.value("under", std::string{});
+      const std::string under = r.string_or(d, "under", dwhat, {});
       if (under.empty()) {
         // With a track of its own, an event goes at the top level; without, on its core's "Other events".
         rule.place = rule.track || rule.kind == DisplayKind::kCounter ? DisplayPlace::kGlobal : DisplayPlace::kCore;
@@ -372,16 +394,17 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
       } else if (under == "task") {
         rule.place = DisplayPlace::kTask;
       } else {
-        r.fail(dwhat + ": under '" + under + "' is not one of global, core, task");
+        r.fail(d["under"], dwhat + ": under '" + clip(under) + "' is not one of global, core, task");
       }
       if (rule.kind == DisplayKind::kCounter) {
-        rule.value_field = field_index(r, fields, r.member(d, "value", dwhat), dwhat + ": value");
+        const json& value_json = r.member(d, "value", dwhat);
+        rule.value_field = field_index(r, fields, value_json, dwhat + ": value");
         const ValueKind value = value_kind(fields[static_cast<std::size_t>(rule.value_field)].type);
         if (value == ValueKind::kStr || value == ValueKind::kEnum) {
-          r.fail(dwhat + ": a counter plots a number, not a " +
+          r.fail(value_json, dwhat + ": a counter plots a number, not a " +
                  std::string{to_string(fields[static_cast<std::size_t>(rule.value_field)].type)} + " field");
         }
-        rule.unit = d.value("unit", std::string{});
+        rule.unit = r.string_or(d, "unit", dwhat, {});
       }
       if (rule.kind == DisplayKind::kSpanBegin || rule.kind == DisplayKind::kSpanEnd) {
         const std::string span = r.string(d, "span", dwhat);
@@ -393,7 +416,7 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
         rule.span_name = span;
         if (d.contains("key")) {
           if (!d["key"].is_array()) {
-            r.fail(dwhat + ": key must be an array of field names");
+            r.fail(d["key"], dwhat + ": key must be an array of field names");
           }
           for (const json& k : d["key"]) {
             rule.key_fields.push_back(field_index(r, fields, k, dwhat + ": key"));
@@ -401,6 +424,7 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
         }
       }
     }
+    display_json.push_back(e.contains("display") ? &e["display"] : &e);
     s.by_id_[id] = static_cast<int>(s.events_.size());
     s.events_.push_back(std::move(event));
   }
@@ -408,7 +432,9 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
   for (std::size_t span = 0; span < s.span_names_.size(); ++span) {
     const RuntimeEvent* first = nullptr;
     bool begins = false, ends = false;
-    for (const RuntimeEvent& e : s.events_) {
+    const json* first_display = nullptr;
+    for (std::size_t index = 0; index < s.events_.size(); ++index) {
+      const RuntimeEvent& e = s.events_[index];
       if (e.display.span != static_cast<int>(span)) {
         continue;
       }
@@ -416,6 +442,7 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
       ends |= e.display.kind == DisplayKind::kSpanEnd;
       if (first == nullptr) {
         first = &e;
+        first_display = display_json[index];
         continue;
       }
       bool same = e.display.key_fields.size() == first->display.key_fields.size();
@@ -425,12 +452,12 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
         same = a.name == b.name && a.type == b.type && a.enum_info == b.enum_info;
       }
       if (!same) {
-        r.fail("event '" + std::string{e.info.name} + "' display: its key differs from that of event '" +
-               std::string{first->info.name} + "' for span '" + s.span_names_[span] + "'");
+        r.fail(*display_json[index], "event '" + clip(e.info.name) + "' display: its key differs from that of event '" +
+                                         clip(first->info.name) + "' for span '" + clip(s.span_names_[span]) + "'");
       }
     }
     if (!begins || !ends) {
-      r.fail("span '" + s.span_names_[span] + "' has no " + (begins ? "span_end" : "span_begin") + " event");
+      r.fail(*first_display, "span '" + clip(s.span_names_[span]) + "' has no " + (begins ? "span_end" : "span_begin") + " event");
     }
   }
   return s;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/text_place.hpp"
 #include "schema/schema_files.hpp"
 
 namespace tband {
@@ -63,7 +64,7 @@ void SchemaSet::activate(const RuntimeSchema& schema, bool replace) {
     if (const EventInfo* built_in = compiled_by_id_[id]) {
       if (!same_wire_layout(*built_in, event.info)) {
         std::string conflict = schema.source() + " defines id " + hex_id(id) + " as '" +
-                               std::string{event.info.name} + "', which this tband decodes as its own '" +
+                               clip(event.info.name) + "', which this tband decodes as its own '" +
                                std::string{built_in->name} +
                                "' (another tband version?); the built-in decoding applies";
         if (std::find(conflicts_.begin(), conflicts_.end(), conflict) == conflicts_.end()) {
@@ -74,8 +75,8 @@ void SchemaSet::activate(const RuntimeSchema& schema, bool replace) {
     }
     if (const RuntimeEvent* other = table_[id]) {
       if (!same_wire_layout(other->info, event.info)) {
-        throw SchemaLoadError(schema.source() + ": id " + hex_id(id) + " is event '" + std::string{event.info.name} +
-                              "' here but '" + std::string{other->info.name} + "' in a schema given before");
+        throw SchemaLoadError(schema.source() + ": id " + hex_id(id) + " is event '" + clip(event.info.name) +
+                              "' here but '" + clip(other->info.name) + "' in a schema given before");
       }
       continue;
     }

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "common/text_place.hpp"
+
 namespace tband {
 
 namespace {
@@ -49,7 +51,8 @@ std::optional<Quantity> parse_quantity(std::string_view text, std::string& error
   double value = 0;
   const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
   if (ec != std::errc{} || !std::isfinite(value)) {
-    error = std::string{text};
+    // Built in place: assigning or adding "'" makes GCC 12 -O3 warn (-Wrestrict, a false positive).
+    error = clip(text);
     error.insert(0, 1, '\'');
     error += "' is not a number";
     return std::nullopt;
@@ -64,9 +67,9 @@ std::optional<Quantity> parse_quantity(std::string_view text, std::string& error
     }
   }
   error = std::string{"unknown unit '"};
-  error += unit;
+  error += clip(unit);
   error += "' in '";
-  error += text;
+  error += clip(text);
   error += "' (durations: ns, us, ms, s; shares: %; rates: /s, Hz, kHz)";
   return std::nullopt;
 }

@@ -2,6 +2,8 @@
 // what they may not (with file:line:col), and rules held against figures.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "stats/rule_check.hpp"
 #include "stats/rules_file.hpp"
 
@@ -57,7 +59,7 @@ TEST(RulesFile, ErrorsSayWhereAndWhat) {
             "rules.yaml:3:1: unknown key 'limits' (a rules file has `rules:` and `allow:`)");
   EXPECT_EQ(error_of("rules:\n  - dropped 0\n"),
             "rules.yaml:2:5: 'dropped 0' has no comparison: write <figure> <op> <limit> with one of < <= > >= == !=");
-  EXPECT_EQ(error_of("rules:\n  - dropped =< 0\n"), "rules.yaml:2:5: 'dropped =< 0': unknown operator (use < <= > >= == !=)");
+  EXPECT_EQ(error_of("rules:\n  - dropped =< 0\n"), "rules.yaml:2:5: 'dropped =< 0': unknown operator '=<' (use < <= > >= == !=)");
   EXPECT_EQ(error_of("rules:\n  - < 3\n"), "rules.yaml:2:5: '< 3' names no figure before its operator");
   EXPECT_EQ(error_of("rules:\n  - dropped <\n"), "rules.yaml:2:5: 'dropped <' has no limit after its operator");
   EXPECT_EQ(error_of("rules:\n  - isr.a.duration.max < 20 parsecs\n"),
@@ -75,6 +77,53 @@ TEST(RulesFile, ErrorsSayWhereAndWhat) {
   EXPECT_EQ(error_of("rules:\n  - rule: dropped == 0\n    why: x\n"),
             "rules.yaml:3:5: unknown key 'why' in a rule (it has `rule:` and `name:`)");
   EXPECT_EQ(error_of("rules: [a\n"), "rules.yaml:2:1: did not find expected ',' or ']' (while parsing a flow sequence)");
+}
+
+TEST(RulesFile, AnOperatorIsReadWhole) {
+  // Was '= 1' is not a number: "<=" matched, and the rest taken for the limit.
+  EXPECT_EQ(error_of("rules:\n  - dropped <== 1\n"),
+            "rules.yaml:2:5: 'dropped <== 1': unknown operator '<==' (use < <= > >= == !=)");
+  EXPECT_EQ(error_of("rules:\n  - dropped >! 1\n"),
+            "rules.yaml:2:5: 'dropped >! 1': unknown operator '>!' (use < <= > >= == !=)");
+  EXPECT_EQ(parse_rules("rules:\n  - value.level.min>=-3\n", "r.yaml").rules[0].limit.value, -3.0);
+}
+
+TEST(RulesFile, NothingIsSilentlyIgnoredOrOverwritten) {
+  // A second document's rules were never checked.
+  EXPECT_EQ(error_of("rules:\n  - dropped == 0\n---\nrules:\n  - isr.tick.count > 5\n"),
+            "rules.yaml:3:1: a second YAML document: a rules file is one document (put all rules under one `rules:`)");
+  EXPECT_EQ(error_of("allow: [truncated_end]\n...\n---\n"),
+            "rules.yaml:3:1: a second YAML document: a rules file is one document (put all rules under one `rules:`)");
+  // Duplicate keys: the last one won.
+  EXPECT_EQ(error_of("rules:\n  - rule: dropped == 0\n    rule: isr.tick.count > 5\n"),
+            "rules.yaml:3:5: duplicate key 'rule' (first at line 2); each key may appear once");
+  EXPECT_EQ(error_of("allow: [truncated_end]\nrules: []\nallow: []\n"),
+            "rules.yaml:3:1: duplicate key 'allow' (first at line 1); each key may appear once");
+  EXPECT_EQ(error_of("rules:\n  - {rule: dropped == 0, name: a, name: b}\n"),
+            "rules.yaml:2:35: duplicate key 'name' (first at line 2); each key may appear once");
+}
+
+TEST(RulesFile, BadBytesAreReportedAtTheirLineAndColumn) {
+  const std::string before = "rules:\n  - dropped == 0\n  # fine so far\n  - dropped == 0\n";
+  // libyaml reports these with a byte offset, not a line.
+  EXPECT_EQ(error_of(before + "  - dro\xffpped == 0\n"), "rules.yaml:5:8: invalid leading UTF-8 octet (byte 0xFF)");
+  EXPECT_EQ(error_of(before + "  - dro\x01pped == 0\n"),
+            "rules.yaml:5:8: control characters are not allowed (byte 0x01)");
+  EXPECT_EQ(error_of(before + "  - dro\xc3"), "rules.yaml:5:8: incomplete UTF-8 octet sequence");
+}
+
+TEST(RulesFile, DeepOrHugeFilesAreRefusedQuickly) {
+  const std::size_t deep = 100'000;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(error_of("rules: " + std::string(deep, '[') + std::string(deep, ']')),
+            "rules.yaml:1:71: nested deeper than 64 levels (a rules file is a mapping of lists of rules)");
+  EXPECT_EQ(error_of(std::string(deep, '{') + std::string(deep, '}')),
+            "rules.yaml:1:65: nested deeper than 64 levels (a rules file is a mapping of lists of rules)");
+  // Was 16 s: libyaml's scanner is quadratic in the depth, so the limit applies while parsing.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_EQ(error_of("rules:\n" + std::string(1 << 20, '#')),
+            "rules.yaml: the rules file is larger than 1 MiB (1048583 bytes); a rules file lists limits, a few lines "
+            "each");
 }
 
 TraceStats example_stats() {

@@ -67,35 +67,86 @@ std::string descriptor(const std::string& events, const std::string& enums = "[]
 const std::string kTs = R"({"name": "ts", "type": "u64", "implicit": true})";
 
 TEST(RuntimeSchema, BadDescriptorsAreRejectedWithThePlace) {
+  // file:line:col of the value at fault (or of the object that lacks it).
   EXPECT_EQ(load_error("{\n  \"format\": 1,\n  nope\n}"), "d.json:3:4: not valid JSON (is it a tband schema descriptor?)");
   EXPECT_EQ(load_error(R"({"format": "other"})"),
-            "d.json: not a tband schema descriptor (no \"format\": \"tband-schema-descriptor\"); the generator writes "
+            "d.json:1:12: not a tband schema descriptor (no \"format\": \"tband-schema-descriptor\"); the generator writes "
             "one as descriptor/tband_schema.json");
   EXPECT_EQ(load_error(R"({"format": "tband-schema-descriptor", "version": 2})"),
-            "d.json: descriptor version 2 is not the one this tband reads (1); regenerate it with this tband's "
+            "d.json:1:50: descriptor version 2 is not the one this tband reads (1); regenerate it with this tband's "
             "tband-codegen");
   EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs +
                                   R"(, {"name": "x", "type": "u24"}]}])")),
-            "d.json: event 'a' (0xC0) field 'x': unknown type 'u24'");
-  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 300, "fields": []}])")), "d.json: event 'a': id must be 0..255");
+            "d.json:2:169: event 'a' (0xC0) field 'x': unknown type 'u24'");
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 300, "fields": []}])")), "d.json:2:82: event 'a': id must be 0..255");
   EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": []}])")),
-            "d.json: event 'a' (0xC0): an event that is not metadata starts with the implicit timestamp field");
+            "d.json:2:97: event 'a' (0xC0): an event that is not metadata starts with the implicit timestamp field");
   EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "metadata": true, "fields": [
                                         {"name": "s", "type": "str"}, {"name": "x", "type": "u8"}]}])")),
-            "d.json: event 'a' (0xC0) field 's': a str field must be the last field");
+            "d.json:3:41: event 'a' (0xC0) field 's': a str field must be the last field");
   EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(],
                                         "display": {"kind": "counter", "value": "v"}}])")),
-            "d.json: event 'a' (0xC0) display: value: \"v\" is not a field of the event");
+            "d.json:3:81: event 'a' (0xC0) display: value: \"v\" is not a field of the event");
   EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(,
                                         {"name": "m", "type": "u8"}], "display": {"track": "m {m"}}])")),
-            "d.json: event 'a' (0xC0) display: track \"m {m\": '{' at column 3 is never closed");
+            "d.json:3:92: event 'a' (0xC0) display: track \"m {m\": '{' at column 3 is never closed");
   EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(],
                                         "display": {"kind": "span_begin", "span": "job"}}])")),
-            "d.json: span 'job' has no span_end event");
+            "d.json:3:52: span 'job' has no span_end event");
   EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(,
                                         {"name": "m", "type": "Mode", "optional": true, "default": "FAST"}]}])",
                                   R"([{"name": "Mode", "values": [{"name": "SLOW", "value": 0}]}])")),
-            "d.json: event 'a' (0xC0) field 'm': default \"FAST\" is not a value of enum 'Mode'");
+            "d.json:3:100: event 'a' (0xC0) field 'm': default \"FAST\" is not a value of enum 'Mode'");
+}
+
+std::string nested_array(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+TEST(RuntimeSchema, DeepValuesAreRefusedWhileParsing) {
+  // Each is a value a message quotes: dumping it recursed once per level and overflowed the stack.
+  const std::string deep = nested_array(100'000);
+  EXPECT_EQ(load_error(R"({"format": "tband-schema-descriptor", "version": )" + deep + "}"),
+            "d.json:1:113: nested deeper than 64 levels");
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(,
+                                        {"name": "m", "type": "Mode", "optional": true, "default": )" + deep + "}]}])",
+                                  R"([{"name": "Mode", "values": [{"name": "SLOW", "value": 0}]}])")),
+            "d.json:3:159: nested deeper than 64 levels");
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(],
+                                        "display": {"kind": "counter", "value": )" + deep + "}}])")),
+            "d.json:3:141: nested deeper than 64 levels");
+  // 64 levels are fine as JSON (and wrong as a version), and quoted short.
+  const std::string error = load_error(R"({"format": "tband-schema-descriptor", "version": )" + nested_array(63) + "}");
+  EXPECT_EQ(error, "d.json:1:50: descriptor version " + std::string(60, '[') + "... is not the one this tband reads (1); "
+                   "regenerate it with this tband's tband-codegen");
+}
+
+TEST(RuntimeSchema, DuplicateKeysAreRefusedWithThePlace) {
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 199, "id": 250, "fields": [)" + kTs + "]}]")),
+            "d.json:2:87: duplicate key \"id\" (each key may appear once in an object)");
+  EXPECT_EQ(load_error("{\"format\": 1,\n \"format\": 2}"),
+            "d.json:2:2: duplicate key \"format\" (each key may appear once in an object)");
+}
+
+TEST(RuntimeSchema, ValuesOfTheWrongTypeNameTheEventKeyAndPlace) {
+  // These gave nlohmann's "[json.exception.type_error.302] type must be string, but is number".
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(],
+                                        "display": {"kind": 5}}])")),
+            "d.json:3:61: event 'a' (0xC0) display: \"kind\" must be a string, not 5");
+  EXPECT_EQ(load_error(R"({"format": 1})"),
+            "d.json:1:12: not a tband schema descriptor (no \"format\": \"tband-schema-descriptor\"); the generator "
+            "writes one as descriptor/tband_schema.json");
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "group": 7, "fields": [)" + kTs + "]}]")),
+            "d.json:2:96: event 'a' (0xC0): \"group\" must be a string, not 7");
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(],
+                                        "display": {"track": ["t"]}}])")),
+            "d.json:3:62: event 'a' (0xC0) display: track must be a string, not [\"t\"]");
+  EXPECT_EQ(load_error(descriptor("[]", R"([{"name": "E", "description": {}, "values": []}])")),
+            "d.json:2:77: enum 'E': \"description\" must be a string, not {}");
+}
+
+TEST(RuntimeSchema, LongNamesAreQuotedShort) {
+  const std::string name(100'000, 'n');
+  const std::string error = load_error(descriptor(R"([{"name": ")" + name + R"(", "id": 300, "fields": []}])"));
+  EXPECT_EQ(error, "d.json:2:100081: event '" + std::string(60, 'n') + "...': id must be 0..255");
 }
 
 TEST(RuntimeSchema, DisplayRulesGetTheirDefaults) {
