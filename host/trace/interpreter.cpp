@@ -178,6 +178,14 @@ void TraceInterpreter::on_decode_error(const DecodeError& error, const std::stri
   // which a check may tolerate where corruption inside the stream it would not.
   const DiagnosticKind kind =
       error.kind == DecodeErrorKind::kTruncatedFrame ? DiagnosticKind::kTruncatedEnd : DiagnosticKind::kDecodeError;
+  if (error.kind == DecodeErrorKind::kEmptyFrame && error.value > 1 && origin.at != nullptr) {
+    // A run of empty frames (a zero-filled region): one diagnostic for all, with the bytes it covers.
+    const std::uint64_t last = origin.at->offset + origin.at->length - 1;
+    diagnose(kind, ts_ns,
+             (origin.input != nullptr ? *origin.input : std::string{"input"}) + ": " + std::to_string(error.value) +
+                 " empty frames at bytes " + std::to_string(origin.at->offset) + "-" + std::to_string(last));
+    return;
+  }
   diagnose(kind, ts_ns, where(origin) + ": " + description);
 }
 
