@@ -2,10 +2,15 @@
 good traces run into zero-filled, erased or random regions, post-mortem
 dumps that need a search, inputs that arrive slowly through a pipe, and
 `serve` given bad ports, idle clients and files that are not files."""
+import os
 import random
+import socket
+import subprocess
+import time
 import unittest
+import urllib.request
 
-from tests.cli.support import TraceView, make_trace, run
+from tests.cli.support import TBAND, TraceView, free_port, make_trace, run
 from tests.cli.test_cli import CliTestCase
 
 MIB = 1 << 20
@@ -87,6 +92,95 @@ class Garbage(CliTestCase):
         self.assertEqual(shown[-1]["name"], "diagnostics left out")
         self.assertRegex(shown[-1]["args"]["message"], r"^\d+ more diagnostic\(s\) not shown on this track \(\d+ x decode_error")
         self.assertLess(out.stat().st_size, 3 * self.clean_out.stat().st_size)
+
+
+class ServePorts(CliTestCase):
+    """Every option that takes a port refuses one outside 1-65535 (it was
+    taken modulo 65536: -p 70000 listened on 4464)."""
+
+    def test_ports_out_of_range_are_usage_errors(self):
+        served = self.tmp / "t.pftrace"
+        served.write_bytes(b"trace bytes")
+        trace = self.trace("baremetal")
+        for port in ("70000", "65536", "0", "-1"):
+            for args in (["serve", str(served), "-p", port], ["serve", str(served), "--port", port],
+                         ["conv", str(trace), "--serve", "--port", port]):
+                with self.subTest(args=args):
+                    proc = run(args, timeout=10)
+                    self.assertExit(proc, 2)
+                    self.assertIn("not in range 1 to 65535", proc.stderr)
+
+
+class ServedProcess:
+    """`tband serve FILE --port P` running until the test ends."""
+
+    def __init__(self, test, path):
+        self.port = free_port()
+        self.proc = subprocess.Popen([TBAND, "serve", str(path), "--port", str(self.port)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        test.addCleanup(self.stop)
+        line = self.proc.stdout.readline().decode()  # printed once the port is bound
+        test.assertIn(f"http://127.0.0.1:{self.port}/", line)
+        self.url = line.strip().split("url=", 1)[1]
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+class ServeConnections(CliTestCase):
+    """Idle connections cannot keep a real request waiting (8 threads, each
+    held 5 s by an idle client, made a request behind 40 of them time out)."""
+
+    def test_a_request_is_answered_within_a_second_while_100_connections_idle(self):
+        served = self.tmp / "t.pftrace"
+        served.write_bytes(os.urandom(100000))
+        server = ServedProcess(self, served)
+        idle = []
+        try:
+            for _ in range(100):
+                idle.append(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+            start = time.monotonic()
+            with urllib.request.urlopen(server.url, timeout=1) as response:
+                body = response.read()
+            elapsed = time.monotonic() - start
+        finally:
+            for s in idle:
+                s.close()
+        self.assertEqual(body, served.read_bytes())
+        self.assertLess(elapsed, 1.0)
+
+    def test_an_idle_connection_is_closed_by_the_server(self):
+        served = self.tmp / "t.pftrace"
+        served.write_bytes(b"trace bytes")
+        server = ServedProcess(self, served)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+            # Nothing sent: the server gives up on it (end of stream), well before our 30 s.
+            self.assertEqual(s.recv(1), b"")
+
+
+class ServeFiles(CliTestCase):
+    """serve serves regular files only, as they were when it started."""
+
+    def test_fifo_and_device_are_refused(self):
+        fifo = self.tmp / "trace.fifo"
+        os.mkfifo(fifo)
+        for path in (fifo, "/dev/zero"):
+            with self.subTest(path=path):
+                proc = run(["serve", str(path), "--once"], timeout=20)  # a FIFO without writer hung here
+                self.assertExit(proc, 2)
+                self.assertIn("not a regular file", proc.stderr)
+
+    def test_a_file_that_grows_is_served_as_it_was_at_start(self):
+        served = self.tmp / "growing.pftrace"
+        served.write_bytes(b"A" * 1000)
+        server = ServedProcess(self, served)
+        with open(served, "ab") as more:
+            more.write(b"B" * 5000)
+        with urllib.request.urlopen(server.url, timeout=10) as response:
+            self.assertEqual(response.read(), b"A" * 1000)
 
 
 if __name__ == "__main__":
