@@ -5,12 +5,14 @@ dumps that need a search, inputs that arrive slowly through a pipe, and
 import os
 import random
 import socket
+import struct
 import subprocess
+import threading
 import time
 import unittest
 import urllib.request
 
-from tests.cli.support import TBAND, TraceView, free_port, make_trace, run
+from tests.cli.support import TBAND, SchemaEncoder, TraceView, free_port, make_trace, run
 from tests.cli.test_cli import CliTestCase
 
 MIB = 1 << 20
@@ -92,6 +94,115 @@ class Garbage(CliTestCase):
         self.assertEqual(shown[-1]["name"], "diagnostics left out")
         self.assertRegex(shown[-1]["args"]["message"], r"^\d+ more diagnostic\(s\) not shown on this track \(\d+ x decode_error")
         self.assertLess(out.stat().st_size, 3 * self.clean_out.stat().st_size)
+
+
+def postmortem_block(frames):
+    """A little-endian post-mortem block (target/include/tband/post_mortem_layout.h)
+    of one core whose ring holds `frames` (whole COBS frames), never wrapped."""
+    header_size = 32 + 32
+    ring_size = (len(frames) + 4) & ~3  # the write position must lie inside the ring
+    block_size = header_size + ring_size
+    header = b"TBPM" + struct.pack("<6I", 1, header_size, 1, ring_size, 0, block_size) + bytes(4)
+    at_frame = 0x40000000
+    core = struct.pack("<7I", header_size, len(frames), at_frame, block_size, 0, 0, 0) + bytes(4)
+    return header + core + frames + bytes(ring_size - len(frames))
+
+
+def ram_image(size, seed):
+    """Bytes as a RAM dump has them: half zeros, the rest anything (not COBS frames)."""
+    rng = random.Random(seed)
+    return bytes(0 if rng.random() < 0.5 else rng.randrange(1, 256) for _ in range(size))
+
+
+class FormatDetection(CliTestCase):
+    """--format auto decides on enough bytes: a post-mortem block anywhere in
+    a dump, the same on a slow pipe as from the file, and only a block whose
+    header holds together."""
+
+    def dump_with_late_block(self):
+        frames = self.trace("baremetal").read_bytes()
+        dump = self.tmp / "ram.bin"
+        # The block 100 KiB in, past the first 64 KiB read; 4-byte aligned as on a target.
+        dump.write_bytes(ram_image(100 * 1024, 5) + postmortem_block(frames) + ram_image(8 * 1024, 6))
+        return dump
+
+    def test_a_block_after_the_first_64_kib_is_found(self):
+        dump = self.dump_with_late_block()
+        auto = run(["dump", str(dump)])
+        self.assertExit(auto, 0)
+        explicit = run(["dump", "--format", "postmortem", str(dump)])
+        self.assertExit(explicit, 0)
+        self.assertEqual(auto.stdout, explicit.stdout)
+        self.assertIn(b"isr_enter", auto.stdout)
+        self.assertNotIn("error", auto.stderr)
+
+    def feed_slowly(self, args, data):
+        """tband reading `data` from a pipe that delivers its first bytes one
+        at a time, with pauses, then the rest in small pieces."""
+        errors = self.tmp / "stderr.txt"
+        with open(errors, "wb") as stderr:
+            proc = subprocess.Popen([TBAND, *args, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+
+            def write():
+                try:
+                    for i in range(min(64, len(data))):
+                        proc.stdin.write(data[i:i + 1])
+                        proc.stdin.flush()
+                        time.sleep(0.002)
+                    for i in range(64, len(data), 4096):
+                        proc.stdin.write(data[i:i + 4096])
+                        proc.stdin.flush()
+                    proc.stdin.close()
+                except BrokenPipeError:
+                    pass  # tband gave up: its exit code says why
+
+            writer = threading.Thread(target=write)
+            writer.start()
+            stdout = proc.stdout.read()
+            writer.join()
+            proc.stdout.close()
+            code = proc.wait(timeout=120)
+        return code, stdout, errors.read_text(encoding="utf-8", errors="replace")
+
+    def test_a_slow_pipe_gives_what_the_file_gives(self):
+        dump = self.dump_with_late_block()
+        raw = self.trace("baremetal", "raw.bin")
+        small_dump = self.tmp / "small_ram.bin"  # the block within the first bytes, a few of which come first
+        small_dump.write_bytes(ram_image(256, 7) + postmortem_block(raw.read_bytes()) + ram_image(256, 8))
+        hex_text = self.tmp / "trace.hex"
+        hex_text.write_text(" ".join(f"{b:02x}" for b in raw.read_bytes()) + "\n")
+        for path, format_name in ((dump, "postmortem"), (small_dump, "postmortem"), (raw, "bin"), (hex_text, "hex")):
+            with self.subTest(path=path.name):
+                from_file = run(["dump", "--format", format_name, str(path)])
+                self.assertExit(from_file, 0)
+                code, stdout, stderr = self.feed_slowly(["dump"], path.read_bytes())
+                self.assertEqual(code, 0, stderr)
+                self.assertEqual(stdout, from_file.stdout)
+
+    def test_a_raw_trace_with_the_magic_in_a_marker_name_is_raw(self):
+        base = self.trace("baremetal").read_bytes()
+        encoder = SchemaEncoder()
+        for pad in range(4):  # the magic where a block would be: 4-byte aligned
+            frame = encoder.encode({"event": "evtmarker_name",
+                                    "fields": {"evtmarker_id": 3, "name": "x" * pad + "TBPM marker"}})
+            data = base + frame
+            if data.find(b"TBPM") % 4 == 0:
+                break
+        path = self.tmp / "marker.bin"
+        path.write_bytes(data)
+        auto = run(["dump", str(path)])
+        self.assertExit(auto, 0)
+        explicit = run(["dump", "--format", "bin", str(path)])
+        self.assertEqual(auto.stdout, explicit.stdout)
+        self.assertIn(b"TBPM marker", auto.stdout)
+
+    def test_when_nothing_fits_it_says_what_it_tried(self):
+        path = self.tmp / "words.txt"
+        path.write_text("just some words\n")
+        proc = run(["dump", str(path)])
+        self.assertExit(proc, 3)
+        for tried in ("(bin)", "(hex)", "(base64)", "(postmortem)", "--format"):
+            self.assertIn(tried, proc.stderr)
 
 
 class ServePorts(CliTestCase):
