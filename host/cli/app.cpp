@@ -18,6 +18,9 @@ namespace tband::cli {
 
 namespace {
 
+// A TCP port to listen on (0 would pick one at random, printed nowhere useful).
+const CLI::Range kPortRange{1, 65535, "PORT"};
+
 constexpr const char* kExamples = R"(
 Examples:
   tband conv trace.bin -o trace.pftrace           convert, then open the file in ui.perfetto.dev
@@ -87,7 +90,7 @@ int run(int argc, char** argv) {
   conv_cmd->add_option("--json", conv.json, "Write Chrome trace-event JSON here (- for stdout)");
   conv_cmd->add_flag("--open", conv.open, "Serve the trace and open it in ui.perfetto.dev in a browser");
   conv_cmd->add_flag("--serve", conv.serve, "Serve the trace to ui.perfetto.dev and print the link");
-  conv_cmd->add_option("--port", conv.port, "Port for --serve/--open")->capture_default_str();
+  conv_cmd->add_option("--port", conv.port, "Port for --serve/--open")->check(kPortRange)->capture_default_str();
   CLI::Option* strict = conv_cmd->add_flag("--strict", conv.strict, "Exit with code 1 if the trace has any warning (for CI)");
   add_allow_option(*conv_cmd, conv.allow, "With --strict, tolerate warnings of this kind");
   conv_cmd->get_option("--allow")->needs(strict);
@@ -117,7 +120,7 @@ int run(int argc, char** argv) {
   ServeCmdOptions serve;
   CLI::App* serve_cmd = app.add_subcommand("serve", "Serve a converted trace to ui.perfetto.dev from 127.0.0.1");
   serve_cmd->add_option("file", serve.file, "The .pftrace (or .json) file")->required()->check(CLI::ExistingFile);
-  serve_cmd->add_option("-p,--port", serve.port, "Port to listen on")->capture_default_str();
+  serve_cmd->add_option("-p,--port", serve.port, "Port to listen on")->check(kPortRange)->capture_default_str();
   serve_cmd->add_flag("--once", serve.once, "Stop after the trace has been fetched once");
   serve_cmd->add_flag("--open", serve.open, "Also open the link in a browser");
 

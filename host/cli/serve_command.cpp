@@ -43,6 +43,9 @@ int serve_file(const std::string& file, int port, bool once, bool open) {
       std::cerr << "tband serve: press Ctrl+C to stop\n";
     }
     server.run();
+  } catch (const UnservableFile& e) {
+    std::cerr << "tband serve: error: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "tband serve: error: " << e.what() << "\n";
     return kExitOutput;

@@ -1,6 +1,8 @@
 // Splits a byte stream into COBS frames as it arrives. Input may come in
 // chunks of any size and a frame may straddle chunks. A bad frame is reported
-// and skipped; deframing resumes after the next 0x00 delimiter.
+// and skipped; deframing resumes after the next 0x00 delimiter. Empty frames
+// in a row (a zero-filled RAM dump, an idle line) are reported once, as one
+// run: error value = how many, location = the bytes they cover.
 #pragma once
 
 #include <algorithm>
@@ -68,6 +70,11 @@ class CobsDeframer {
         // p starts a frame of several blocks, or one not complete in this chunk.
       }
       if (block_left_ == 0) {
+        if (*p == 0 && code_ == 0) {
+          // Delimiters in a row: one step for the whole run of empty frames.
+          p = skip_empty_frames(p, end);
+          continue;
+        }
         const std::uint8_t byte = *p++;
         if (byte == 0) {
           end_frame(sink);
@@ -109,6 +116,7 @@ class CobsDeframer {
   /// Ends the stream: a frame still open is reported as truncated.
   template <class Sink>
   void finish(Sink&& sink) {
+    flush_empty_run(sink);
     if (pos_ == frame_start_) {
       return;
     }
@@ -160,6 +168,9 @@ class CobsDeframer {
       if (code != *p || code < 2 || code > max_code) {
         break;  // an empty frame, several blocks, a 0xFF block or too long: the general path
       }
+      if (empty_run_count_ != 0) [[unlikely]] {
+        flush_empty_run(sink);  // the run ends where this frame starts (start == frame_start_)
+      }
       const RawFrame frame{{p + 1, code - 1u}, {start, code + 1u, index}, nullptr};
       sink(frame);
       p = zero + 1;
@@ -199,11 +210,12 @@ class CobsDeframer {
   template <class Sink>
   void end_frame(Sink& sink) {
     if (len_ == 0) {
-      // Two delimiters in a row, or a frame holding only "01".
-      error_ = DecodeError{DecodeErrorKind::kEmptyFrame};
-      emit_error(sink);
+      // A frame holding only "01": joins the run of empty frames.
+      note_empty_frame();
+      reset_frame(pos_ + 1);
       return;
     }
+    flush_empty_run(sink);
     const RawFrame frame{{frame_.get(), len_}, {frame_start_, pos_ + 1 - frame_start_, frame_index_}, nullptr};
     sink(frame);
     reset_frame(pos_ + 1);
@@ -212,9 +224,45 @@ class CobsDeframer {
   // Called with pos_ at the delimiter that ends a bad frame.
   template <class Sink>
   void emit_error(Sink& sink) {
+    flush_empty_run(sink);
     const RawFrame frame{{}, {frame_start_, pos_ + 1 - frame_start_, frame_index_}, &error_};
     sink(frame);
     reset_frame(pos_ + 1);
+  }
+
+  // Called at a frame start with *p == 0: every delimiter from p on is an
+  // empty frame of its own. Returns the first byte after them.
+  const std::uint8_t* skip_empty_frames(const std::uint8_t* p, const std::uint8_t* end) noexcept {
+    const std::uint8_t* q = p;
+    while (q != end && *q == 0) {
+      ++q;
+    }
+    const auto n = static_cast<std::uint64_t>(q - p);
+    note_empty_frame();
+    empty_run_count_ += n - 1;
+    pos_ = frame_start_ + n;
+    frame_start_ = pos_;
+    frame_index_ += n;
+    return q;
+  }
+  void note_empty_frame() noexcept {
+    if (empty_run_count_ == 0) {
+      empty_run_start_ = frame_start_;
+      empty_run_index_ = frame_index_;
+    }
+    ++empty_run_count_;
+  }
+  // Reports the run of empty frames that ends at frame_start_, if any.
+  template <class Sink>
+  void flush_empty_run(Sink& sink) {
+    if (empty_run_count_ == 0) {
+      return;
+    }
+    empty_error_ = DecodeError{DecodeErrorKind::kEmptyFrame};
+    empty_error_.value = empty_run_count_;
+    const RawFrame frame{{}, {empty_run_start_, frame_start_ - empty_run_start_, empty_run_index_}, &empty_error_};
+    empty_run_count_ = 0;
+    sink(frame);
   }
 
   void reset_frame(std::uint64_t next_start) noexcept {
@@ -237,6 +285,12 @@ class CobsDeframer {
   std::uint8_t code_ = 0;         // code byte of the current block; 0 before the first block
   bool skipping_ = false;         // the open frame is bad: discard up to its delimiter
   DecodeError error_{DecodeErrorKind::kBadCobs};
+  // Empty frames seen in a row and not yet reported: reported as one when
+  // something else comes (or the stream ends).
+  std::uint64_t empty_run_count_ = 0;
+  std::uint64_t empty_run_start_ = 0;
+  std::uint64_t empty_run_index_ = 0;
+  DecodeError empty_error_{DecodeErrorKind::kEmptyFrame};
 };
 
 }  // namespace tband

@@ -38,8 +38,8 @@ std::string detail(const DecodeError& e) {
   switch (e.kind) {
     case DecodeErrorKind::kBadCobs:
       return "COBS block (code " + hex_byte(e.value) + ") cut short by a 0x00 delimiter";
-    case DecodeErrorKind::kEmptyFrame:
-      return "empty frame";
+    case DecodeErrorKind::kEmptyFrame:  // the deframer reports empty frames in a row as one, value = how many
+      return e.value > 1 ? std::to_string(e.value) + " empty frames in a row" : "empty frame";
     case DecodeErrorKind::kFrameTooLong:
       return "frame longer than " + std::to_string(e.value) + " bytes; skipped to the next delimiter";
     case DecodeErrorKind::kTruncatedFrame:

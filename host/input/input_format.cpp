@@ -57,9 +57,32 @@ const InputFormat& sniff_input_format(std::span<const std::uint8_t> head) {
   }
   if (best == nullptr) {
     throw InputFormatError(
-        "cannot tell the input format (not binary, hex, base64 lines or a post-mortem dump); give --format");
+        "cannot tell the input format: not COBS frames (bin), hex text (hex), base64 lines (base64) or a dump "
+        "with a post-mortem block (postmortem); pass --format with the right one");
   }
   return *best;
+}
+
+bool looks_like_cobs_frames(std::span<const std::uint8_t> head) {
+  std::size_t good = 0;      // bytes of well-formed, non-empty frames
+  std::size_t complete = 0;  // bytes of all frames that end in head
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    if (head[i] != 0) {
+      continue;
+    }
+    // head[start, i) encodes one frame: well-formed when its code bytes chain to i exactly.
+    std::size_t code_at = start;
+    while (code_at < i) {
+      code_at += head[code_at];
+    }
+    if (i > start && code_at == i) {
+      good += i + 1 - start;
+    }
+    complete += i + 1 - start;
+    start = i + 1;
+  }
+  return complete != 0 && good * 2 >= complete;
 }
 
 }  // namespace tband

@@ -48,6 +48,10 @@ struct InputFormat {
 /// The format that claims `head` most strongly. Throws InputFormatError when none does.
 [[nodiscard]] const InputFormat& sniff_input_format(std::span<const std::uint8_t> head);
 
+/// Whether most of `head` (its complete frames) is well-formed COBS frames:
+/// a raw trace, rather than a RAM dump that merely holds zeros.
+[[nodiscard]] bool looks_like_cobs_frames(std::span<const std::uint8_t> head);
+
 std::unique_ptr<ByteDecoder> make_hex_decoder();
 std::unique_ptr<ByteDecoder> make_base64_lines_decoder();
 std::unique_ptr<ByteDecoder> make_postmortem_decoder();

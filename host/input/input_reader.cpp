@@ -1,7 +1,10 @@
 #include "input/input_reader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "postmortem/dump_reader.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -28,17 +31,14 @@ InputReader::InputReader(const InputSpec& spec, std::string_view format) : spec_
       size_ = static_cast<std::uint64_t>(st.st_size);
     }
   }
-  raw_len_ = read_raw();
+  detected_ = format == "auto";
+  raw_len_ = read_into(0, detected_);
   if (raw_len_ == 0) {
     fail("empty input, no trace data");
   }
   first_pending_ = true;
-  if (format == "auto") {
-    try {
-      format_ = &sniff_input_format({raw_.data(), raw_len_});
-    } catch (const InputFormatError& e) {
-      fail(e.what());
-    }
+  if (detected_) {
+    format_ = &detect_format();
   } else {
     format_ = find_input_format(format);
     if (format_ == nullptr) {
@@ -58,10 +58,12 @@ InputReader::~InputReader() {
 
 void InputReader::fail(const std::string& what) const { throw InputError(spec_.display_name() + ": " + what); }
 
-std::size_t InputReader::read_raw() {
+std::size_t InputReader::read_raw() { return read_into(0, false); }
+
+std::size_t InputReader::read_into(std::size_t at, bool fill) {
   std::size_t got = 0;
-  while (got < raw_.size()) {
-    const ssize_t n = ::read(fd_, raw_.data() + got, raw_.size() - got);
+  while (at + got < raw_.size()) {
+    const ssize_t n = ::read(fd_, raw_.data() + at + got, raw_.size() - at - got);
     if (n < 0) {
       if (errno == EINTR) {
         continue;
@@ -72,12 +74,89 @@ std::size_t InputReader::read_raw() {
       break;
     }
     got += static_cast<std::size_t>(n);
-    if (!size_) {
+    if (!size_ && !fill) {
       break;  // a pipe: hand out what arrived instead of waiting for a full chunk
     }
   }
   raw_read_ += got;
   return got;
+}
+
+// What the first bytes look like; a post-mortem block may lie beyond them
+// in binary that is not COBS frames (a RAM dump), so that is searched on.
+const InputFormat& InputReader::detect_format() {
+  const std::span<const std::uint8_t> head{raw_.data(), raw_len_};
+  const InputFormat* found = nullptr;
+  try {
+    found = &sniff_input_format(head);
+  } catch (const InputFormatError& e) {
+    fail(std::string{e.what()} + " (looked at the first " + std::to_string(raw_len_) + " bytes)");
+  }
+  if (found->name != "bin" || looks_like_cobs_frames(head)) {
+    return *found;
+  }
+  const bool more = raw_len_ == raw_.size();  // a full first chunk: the input goes on
+  if (more && (size_ ? file_holds_block() : pipe_delivers_block())) {
+    return *find_input_format("postmortem");
+  }
+  detection_note_ = "binary but mostly not COBS frames, and no post-mortem block in it: read as raw trace bytes "
+                    "(--format bin); if it is something else, pass --format";
+  return *found;
+}
+
+// Searches the rest of a regular file (the head had none), leaving its read position alone.
+bool InputReader::file_holds_block() const {
+  constexpr std::size_t kStep = std::size_t{1} << 20;
+  constexpr std::size_t kOverlap = postmortem::kHeaderCheckBytes;
+  std::vector<std::uint8_t> window(kStep + kOverlap);
+  // From where the head's search stopped, 4-byte aligned as the block is.
+  for (std::uint64_t at = (raw_len_ - kOverlap) & ~std::uint64_t{3}; at < *size_; at += kStep) {
+    std::size_t got = 0;
+    while (got < window.size()) {
+      const ssize_t n = ::pread(fd_, window.data() + got, window.size() - got, static_cast<off_t>(at + got));
+      if (n < 0 && errno == EINTR) {
+        continue;
+      }
+      if (n <= 0) {
+        break;
+      }
+      got += static_cast<std::size_t>(n);
+    }
+    if (postmortem::find_block_header({window.data(), got})) {
+      return true;
+    }
+    if (got < window.size()) {
+      break;
+    }
+  }
+  return false;
+}
+
+// Reads on from a pipe, keeping everything (a dump is decoded whole anyway),
+// until a block header turns up, the input ends, or kMaxDetectionBuffer.
+bool InputReader::pipe_delivers_block() {
+  constexpr std::size_t kOverlap = postmortem::kHeaderCheckBytes;
+  while (raw_len_ < kMaxDetectionBuffer) {
+    const std::size_t searched_to = (raw_len_ - kOverlap) & ~std::size_t{3};
+    raw_.resize(raw_len_ + kChunkSize);
+    const std::size_t n = read_into(raw_len_, true);
+    raw_len_ += n;
+    if (postmortem::find_block_header({raw_.data() + searched_to, raw_len_ - searched_to})) {
+      return true;
+    }
+    if (n < kChunkSize) {
+      return false;  // the end
+    }
+  }
+  return false;
+}
+
+std::string InputReader::decoder_note() const {
+  std::string note = decoder_ ? decoder_->note() : std::string{};
+  if (!detection_note_.empty()) {
+    note += (note.empty() ? "" : "; ") + detection_note_;
+  }
+  return note;
 }
 
 std::span<const std::uint8_t> InputReader::next() {
@@ -87,6 +166,10 @@ std::span<const std::uint8_t> InputReader::next() {
       first_pending_ = false;
       n = raw_len_;
     } else {
+      if (raw_.size() > kChunkSize) {  // grown while detecting the format; handed out by now
+        raw_.resize(kChunkSize);
+        raw_.shrink_to_fit();
+      }
       n = read_raw();
     }
     try {
@@ -110,6 +193,10 @@ std::span<const std::uint8_t> InputReader::next() {
         return decoded_;
       }
     } catch (const InputFormatError& e) {
+      if (detected_ && format_->name == "postmortem") {
+        fail(std::string{e.what()} +
+             " (taken for a post-mortem dump by --format auto; if it is a raw trace, pass --format bin)");
+      }
       fail(e.what());
     }
   }

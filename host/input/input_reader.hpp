@@ -26,8 +26,12 @@ class InputError : public std::runtime_error {
 class InputReader {
  public:
   static constexpr std::size_t kChunkSize = 64 * 1024;
+  static constexpr std::size_t kMaxDetectionBuffer = std::size_t{256} << 20;
 
-  /// Opens the input; format "auto" sniffs the first chunk. Throws InputError.
+  /// Opens the input. Format "auto" looks at the first kChunkSize bytes (on
+  /// a pipe it waits for them, or the end); binary that is not COBS frames
+  /// is searched further for a post-mortem block: the rest of a file, or
+  /// what a pipe delivers, buffered, up to kMaxDetectionBuffer. Throws InputError.
   InputReader(const InputSpec& spec, std::string_view format);
   ~InputReader();
   InputReader(const InputReader&) = delete;
@@ -42,10 +46,16 @@ class InputReader {
   /// Bytes read from the file so far, and its size when known (not for pipes).
   [[nodiscard]] std::uint64_t raw_bytes_read() const noexcept { return raw_read_; }
   [[nodiscard]] std::optional<std::uint64_t> raw_size() const noexcept { return size_; }
-  [[nodiscard]] std::string decoder_note() const { return decoder_ ? decoder_->note() : std::string{}; }
+  /// Notes for the summary: the decoder's, and what --format auto decided on a doubtful input.
+  [[nodiscard]] std::string decoder_note() const;
 
  private:
   std::size_t read_raw();  // fills raw_, returns the byte count (0 at end)
+  // Reads into raw_ from `at` on; on a pipe, until raw_ is full or the end when `fill`.
+  std::size_t read_into(std::size_t at, bool fill);
+  const InputFormat& detect_format();
+  bool file_holds_block() const;
+  bool pipe_delivers_block();
   [[noreturn]] void fail(const std::string& what) const;
 
   InputSpec spec_;
@@ -59,6 +69,8 @@ class InputReader {
   std::size_t raw_len_ = 0;
   bool first_pending_ = false;  // raw_ holds the sniffed first chunk, not yet handed out
   bool at_end_ = false;
+  bool detected_ = false;       // the format came from --format auto
+  std::string detection_note_;  // why --format auto chose as it did, when in doubt
   std::vector<std::uint8_t> decoded_;
 };
 

@@ -61,17 +61,8 @@ class PostmortemDecoder final : public ByteDecoder {
 
 std::unique_ptr<ByteDecoder> make_postmortem_decoder() { return std::make_unique<PostmortemDecoder>(); }
 
-// A dump holds the block's magic, in the target's byte order, somewhere in it.
-int sniff_postmortem(std::span<const std::uint8_t> head) {
-  static constexpr std::array<std::uint8_t, 4> kLittle = {'T', 'B', 'P', 'M'};
-  static constexpr std::array<std::uint8_t, 4> kBig = {'M', 'P', 'B', 'T'};
-  for (std::size_t i = 0; i + 4 <= head.size(); i += 4) {  // the block is 4-byte aligned
-    if (std::equal(kLittle.begin(), kLittle.end(), head.begin() + static_cast<std::ptrdiff_t>(i)) ||
-        std::equal(kBig.begin(), kBig.end(), head.begin() + static_cast<std::ptrdiff_t>(i))) {
-      return 95;
-    }
-  }
-  return 0;
-}
+// A dump holds the block, in the target's byte order, somewhere in it: the
+// magic alone is not enough (a raw trace's marker name may hold "TBPM").
+int sniff_postmortem(std::span<const std::uint8_t> head) { return postmortem::find_block_header(head) ? 95 : 0; }
 
 }  // namespace tband

@@ -222,6 +222,35 @@ DumpResult read_dump(std::span<const std::uint8_t> dump) {
                    "no post-mortem block (magic \"TBPM\") in the " + std::to_string(dump.size()) + "-byte dump"};
 }
 
+bool block_header_plausible(std::span<const std::uint8_t> at) {
+  static_assert(kHeaderCheckBytes == TBAND_PM_HEADER_SIZE);
+  if (at.size() < kHeaderCheckBytes) {
+    return false;
+  }
+  ByteOrder order = ByteOrder::kLittleEndian;
+  if (std::equal(kMagicBig.begin(), kMagicBig.end(), at.begin())) {
+    order = ByteOrder::kBigEndian;
+  } else if (!std::equal(kMagicLittle.begin(), kMagicLittle.end(), at.begin())) {
+    return false;
+  }
+  const BlockView header(at, order);
+  const std::uint32_t core_count = header.u32(TBAND_PM_OFF_CORE_COUNT);
+  const std::uint32_t header_size = header.u32(TBAND_PM_OFF_HEADER_SIZE);
+  const std::uint32_t block_size = header.u32(TBAND_PM_OFF_BLOCK_SIZE);
+  const std::uint64_t descriptors_end = TBAND_PM_HEADER_SIZE + std::uint64_t{core_count} * TBAND_PM_CORE_DESC_SIZE;
+  return header.u32(TBAND_PM_OFF_VERSION) == TBAND_PM_VERSION && core_count >= 1 && core_count <= kMaxCores &&
+         header_size >= descriptors_end && header_size <= block_size && header.u32(TBAND_PM_OFF_RING_SIZE) != 0;
+}
+
+std::optional<std::size_t> find_block_header(std::span<const std::uint8_t> bytes) {
+  for (std::size_t i = 0; i + kHeaderCheckBytes <= bytes.size(); i += 4) {  // the block is 4-byte aligned
+    if (block_header_plausible(bytes.subspan(i))) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string describe(const DumpError& error) {
   return "post-mortem dump, byte " + std::to_string(error.offset) + ": " + error.message;
 }

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -80,5 +81,17 @@ class DumpResult {
 [[nodiscard]] DumpResult read_block(std::span<const std::uint8_t> block);
 
 [[nodiscard]] std::string describe(const DumpError& error);
+
+/// How many bytes block_header_plausible() looks at.
+inline constexpr std::size_t kHeaderCheckBytes = 32;
+
+/// Whether `at` starts with a post-mortem block header: the magic, and then a
+/// known version, a core count, header and block sizes that fit together. A
+/// trace string that happens to hold "TBPM" is not one. Needs kHeaderCheckBytes.
+[[nodiscard]] bool block_header_plausible(std::span<const std::uint8_t> at);
+
+/// The offset of the first 4-byte aligned (relative to `bytes`) plausible
+/// block header in `bytes`, if any.
+[[nodiscard]] std::optional<std::size_t> find_block_header(std::span<const std::uint8_t> bytes);
 
 }  // namespace tband::postmortem

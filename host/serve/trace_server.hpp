@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace tband {
@@ -12,6 +13,22 @@ namespace tband {
 /// The one port ui.perfetto.dev fetches traces from (its content security
 /// policy allows http://127.0.0.1:9001 only).
 inline constexpr int kPerfettoPort = 9001;
+
+/// A file the server will not serve: not a regular file (a FIFO, a device),
+/// or too large to hold in memory. A usage error, not a server failure.
+class UnservableFile : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Serves at most this many bytes: the file is held in memory.
+inline constexpr std::uint64_t kMaxServedBytes = std::uint64_t{2} << 30;
+/// Connections served at once, a thread each: enough that idle or slow
+/// clients do not keep a real request waiting; more wait for one to close.
+inline constexpr std::size_t kMaxConnections = 256;
+/// An idle connection (no request, or none after the last response) and a
+/// stalled read are closed after this long.
+inline constexpr int kIdleTimeoutSeconds = 2;
 
 struct ServeOptions {
   std::string path;  // the file to serve
@@ -23,8 +40,11 @@ struct ServeOptions {
 
 class TraceServer {
  public:
-  /// Reads the file and binds the port. Throws std::runtime_error with a
-  /// one-line reason (file unreadable, port taken).
+  /// Reads the file (its size at open: a file that grows is served as it was)
+  /// and binds the port. Throws UnservableFile for a file that is not a
+  /// regular one or is over kMaxServedBytes, std::invalid_argument for a port
+  /// outside 0-65535, std::runtime_error with a one-line reason otherwise
+  /// (file unreadable, port taken).
   explicit TraceServer(ServeOptions options);
   ~TraceServer();
   TraceServer(const TraceServer&) = delete;

@@ -178,6 +178,14 @@ void TraceInterpreter::on_decode_error(const DecodeError& error, const std::stri
   // which a check may tolerate where corruption inside the stream it would not.
   const DiagnosticKind kind =
       error.kind == DecodeErrorKind::kTruncatedFrame ? DiagnosticKind::kTruncatedEnd : DiagnosticKind::kDecodeError;
+  if (error.kind == DecodeErrorKind::kEmptyFrame && error.value > 1 && origin.at != nullptr) {
+    // A run of empty frames (a zero-filled region): one diagnostic for all, with the bytes it covers.
+    const std::uint64_t last = origin.at->offset + origin.at->length - 1;
+    diagnose(kind, ts_ns,
+             (origin.input != nullptr ? *origin.input : std::string{"input"}) + ": " + std::to_string(error.value) +
+                 " empty frames at bytes " + std::to_string(origin.at->offset) + "-" + std::to_string(last));
+    return;
+  }
   diagnose(kind, ts_ns, where(origin) + ": " + description);
 }
 
@@ -216,6 +224,7 @@ void TraceInterpreter::finish() {
   if (stats_ != nullptr) {
     name_stats();
   }
+  show_left_off_diagnostics();
 }
 
 // Things are named at the end: names may come after first use. A stats
@@ -278,15 +287,42 @@ void TraceInterpreter::name_stats() {
 // ---- helpers -------------------------------------------------------------------
 
 void TraceInterpreter::diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message) {
-  const std::string title{to_string(kind)};
-  // On the trace's diagnostics track too (at the time it happened, or at 0).
+  // On the trace's diagnostics track too (at the time it happened, or at 0), up to a bound.
+  if (diagnostics_on_track_ < kMaxDiagnosticsOnTrack) {
+    ++diagnostics_on_track_;
+    show_diagnostic(to_string(kind), ts_ns.value_or(0), message);
+  } else {
+    ++left_off_track_[static_cast<std::size_t>(kind)];
+  }
+  diagnostics_.report(kind, ts_ns, std::move(message));
+}
+
+void TraceInterpreter::show_diagnostic(std::string_view title, std::uint64_t ts_ns, const std::string& message) {
   FieldInfo static_message_info{"message", FieldType::kStr, nullptr, false, false, "", {}};
   FieldValue value;
   value.info = &static_message_info;
   value.str = message;
   const Arg arg{diag_message_name_, &value};
-  timeline_.instant(ts_ns.value_or(0), diagnostics_track_, names_.intern(title), {&arg, 1});
-  diagnostics_.report(kind, ts_ns, std::move(message));
+  timeline_.instant(ts_ns, diagnostics_track_, names_.intern(title), {&arg, 1});
+}
+
+// One last instant that says what the track left out, kind by kind.
+void TraceInterpreter::show_left_off_diagnostics() {
+  std::uint64_t total = 0;
+  std::string by_kind;
+  for (std::size_t k = 0; k < left_off_track_.size(); ++k) {
+    if (left_off_track_[k] != 0) {
+      total += left_off_track_[k];
+      by_kind += (by_kind.empty() ? "" : ", ") + std::to_string(left_off_track_[k]) + " x " +
+                 std::string{diagnostic_id(static_cast<DiagnosticKind>(k))};
+    }
+  }
+  if (total == 0) {
+    return;
+  }
+  show_diagnostic("diagnostics left out", last_any_ts_ns_,
+                  std::to_string(total) + " more diagnostic(s) not shown on this track (" + by_kind +
+                      "); tband's summary on stderr counts them all");
 }
 
 std::string TraceInterpreter::where(const EventOrigin& origin) const {

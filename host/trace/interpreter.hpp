@@ -55,6 +55,10 @@ class TraceInterpreter {
   /// Cores beyond --core-count still get tracks (with a diagnostic), up to
   /// this many; events for higher core ids (a corrupt core_id) are dropped.
   static constexpr std::uint32_t kMaxCores = 1024;
+  /// The "Diagnostics" track shows this many; the rest are counted in one
+  /// last instant, so a trace full of garbage keeps a bounded output (the
+  /// summary on stderr still counts every one).
+  static constexpr std::uint64_t kMaxDiagnosticsOnTrack = 1000;
 
   TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics, InterpreterOptions options);
 
@@ -325,6 +329,8 @@ class TraceInterpreter {
   Marker& new_evtmarker(std::uint32_t id);
   Isr& new_isr(Core& core, std::uint32_t id);
   void diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message);
+  void show_diagnostic(std::string_view title, std::uint64_t ts_ns, const std::string& message);
+  void show_left_off_diagnostics();
   [[nodiscard]] std::string where(const EventOrigin& origin) const;
   void marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg);
   void marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c);
@@ -382,6 +388,8 @@ class TraceInterpreter {
   IdMap<StreamBuffer> stream_buffers_;
   IdMap<Timer> timers_;
   TrackId diagnostics_track_ = 0;
+  std::uint64_t diagnostics_on_track_ = 0;
+  std::array<std::uint64_t, static_cast<std::size_t>(DiagnosticKind::kCount)> left_off_track_{};
   std::uint64_t ns_per_ts_ = 1;
   bool have_resolution_ = false;
   bool events_before_resolution_ = false;

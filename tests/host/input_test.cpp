@@ -87,6 +87,23 @@ TEST(Sniffing, TellsTheFormatsApart) {
   EXPECT_THROW((void)sniff_input_format(bytes_of("just some words\n")), InputFormatError);
 }
 
+TEST(Sniffing, TheMagicAloneIsNoPostmortemBlock) {
+  // A raw trace whose marker name holds "TBPM" at an aligned offset: the
+  // bytes after it are no block header (version, sizes), so it stays raw.
+  const auto trace = bytes_of(std::string{"\x0f\x05\x03xTBPM marker\x00\x02\x01\x00", 20});
+  EXPECT_EQ(sniff_input_format(trace).name, "bin");
+  EXPECT_TRUE(looks_like_cobs_frames(trace));
+}
+
+TEST(Sniffing, ZerosAndNoiseAreNoCobsFrames) {
+  std::vector<std::uint8_t> ram(4096, 0);
+  for (std::size_t i = 0; i < ram.size(); i += 3) {
+    ram[i] = static_cast<std::uint8_t>(0x40 + i % 100);
+  }
+  EXPECT_FALSE(looks_like_cobs_frames(ram));
+  EXPECT_FALSE(looks_like_cobs_frames({}));
+}
+
 std::vector<std::uint8_t> frame_of(std::size_t (*encode)(std::uint8_t*)) {
   std::vector<std::uint8_t> out(enc::kMaxFramedLen);
   out.resize(encode(out.data()));

@@ -17,6 +17,7 @@ struct Seen {
   tband::FrameLocation location;
   bool error = false;
   tband::DecodeErrorKind kind{};
+  std::uint64_t value = 0;  // the error's value: for empty frames, how many in a row
 };
 
 std::vector<Seen> deframe(const Bytes& stream, std::size_t chunk, std::size_t max_frame_len = 64) {
@@ -26,6 +27,7 @@ std::vector<Seen> deframe(const Bytes& stream, std::size_t chunk, std::size_t ma
     Seen s{Bytes(frame.data.begin(), frame.data.end()), frame.location, frame.error != nullptr, {}};
     if (frame.error != nullptr) {
       s.kind = frame.error->kind;
+      s.value = frame.error->value;
     }
     seen.push_back(s);
   };
@@ -76,17 +78,49 @@ TEST(CobsDeframer, BlockCutShortIsBadCobsAndTheNextFrameStillDecodes) {
   EXPECT_EQ(seen[1].location.offset, 4u);
 }
 
-TEST(CobsDeframer, EmptyFramesAreReported) {
-  // A lone delimiter, then "01 00" (a frame whose content is empty), then a good frame.
-  const Bytes stream = {0x00, 0x01, 0x00, 0x02, 0x33, 0x00};
+TEST(CobsDeframer, EmptyFramesInARowAreOneReport) {
+  // A lone delimiter and "01 00" (a frame whose content is empty): one run of
+  // two; then a good frame, then one more empty frame on its own.
+  const Bytes stream = {0x00, 0x01, 0x00, 0x02, 0x33, 0x00, 0x00};
   const auto seen = deframe(stream, 1);
   ASSERT_EQ(seen.size(), 3u);
   EXPECT_EQ(seen[0].kind, tband::DecodeErrorKind::kEmptyFrame);
-  EXPECT_EQ(seen[0].location.length, 1u);
+  EXPECT_EQ(seen[0].value, 2u);
+  EXPECT_EQ(seen[0].location.offset, 0u);
+  EXPECT_EQ(seen[0].location.length, 3u);
+  EXPECT_FALSE(seen[1].error);
+  EXPECT_EQ(seen[1].data, (Bytes{0x33}));
+  EXPECT_EQ(seen[1].location.index, 2u);  // the run's frames still count
+  EXPECT_EQ(seen[2].kind, tband::DecodeErrorKind::kEmptyFrame);
+  EXPECT_EQ(seen[2].value, 1u);
+  EXPECT_EQ(seen[2].location.offset, 6u);
+}
+
+TEST(CobsDeframer, AZeroFilledRegionIsOneReportWhateverTheChunks) {
+  // A good frame, a megabyte of zeros (a RAM dump, an erased page), a good frame.
+  Bytes stream = {0x02, 0x11, 0x00};
+  stream.insert(stream.end(), 1 << 20, 0x00);
+  stream.insert(stream.end(), {0x02, 0x22, 0x00});
+  for (const std::size_t chunk : {std::size_t{1}, std::size_t{4096}, stream.size()}) {
+    SCOPED_TRACE(chunk);
+    const auto seen = deframe(stream, chunk);
+    ASSERT_EQ(seen.size(), 3u);
+    EXPECT_EQ(seen[1].kind, tband::DecodeErrorKind::kEmptyFrame);
+    EXPECT_EQ(seen[1].value, 1u << 20);
+    EXPECT_EQ(seen[1].location.offset, 3u);
+    EXPECT_EQ(seen[1].location.length, 1u << 20);
+    EXPECT_EQ(seen[2].data, (Bytes{0x22}));
+    EXPECT_EQ(seen[2].location.offset, 3u + (1u << 20));
+  }
+}
+
+TEST(CobsDeframer, ZerosAtTheEndAreReportedAtFinish) {
+  const Bytes stream = {0x02, 0x11, 0x00, 0x00, 0x00, 0x00};
+  const auto seen = deframe(stream, 2);
+  ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[1].kind, tband::DecodeErrorKind::kEmptyFrame);
-  EXPECT_EQ(seen[1].location.offset, 1u);
-  EXPECT_FALSE(seen[2].error);
-  EXPECT_EQ(seen[2].data, (Bytes{0x33}));
+  EXPECT_EQ(seen[1].value, 3u);
+  EXPECT_EQ(seen[1].location.length, 3u);
 }
 
 TEST(CobsDeframer, UnterminatedLastFrameIsTruncated) {
@@ -152,7 +186,7 @@ bool same(const std::vector<Seen>& a, const std::vector<Seen>& b) {
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (a[i].data != b[i].data || a[i].error != b[i].error || a[i].kind != b[i].kind ||
         a[i].location.offset != b[i].location.offset || a[i].location.length != b[i].location.length ||
-        a[i].location.index != b[i].location.index) {
+        a[i].location.index != b[i].location.index || a[i].value != b[i].value) {
       return false;
     }
   }
