@@ -167,10 +167,13 @@ class OutputFiles(CliTestCase):
         writer_done = threading.Event()
 
         def write_and_hold():
-            with open(fifo, "wb") as w:
-                w.write(data)
-                w.flush()
-                writer_done.wait(60)
+            try:
+                with open(fifo, "wb") as w:
+                    w.write(data)
+                    w.flush()
+                    writer_done.wait(60)
+            except BrokenPipeError:
+                pass  # the reader was interrupted: expected
 
         writer = threading.Thread(target=write_and_hold)
         writer.start()
