@@ -5,8 +5,10 @@ namespace tband {
 BufferedOutput::BufferedOutput(std::FILE* file, std::string name)
     : file_(file),
       name_(std::move(name)),
-      fill_(std::make_unique<std::uint8_t[]>(kBufferSize)),
-      pending_(std::make_unique<std::uint8_t[]>(kBufferSize)) {}
+      // Not zeroed: only what was written is read, and zeroing touched every
+      // page of both megabytes even for a small output.
+      fill_(std::make_unique_for_overwrite<std::uint8_t[]>(kBufferSize)),
+      pending_(std::make_unique_for_overwrite<std::uint8_t[]>(kBufferSize)) {}
 
 BufferedOutput::~BufferedOutput() {
   flush();

@@ -25,7 +25,7 @@ class PostmortemDecoder final : public ByteDecoder {
   void finish(std::vector<std::uint8_t>& out) override {
     const postmortem::DumpResult result = postmortem::read_dump(dump_);
     if (!result) {
-      throw InputFormatError("post-mortem dump: " + postmortem::describe(result.error()));
+      throw InputFormatError(postmortem::describe(result.error()));  // "post-mortem dump, byte N: ..."
     }
     const postmortem::Dump& dump = result.value();
     std::array<std::uint8_t, enc::kMaxFramedLen> frame{};

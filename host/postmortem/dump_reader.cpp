@@ -72,17 +72,27 @@ std::pair<std::size_t, std::size_t> take_whole_frames(std::span<const std::uint8
   return {frames, skipped};
 }
 
-std::optional<DumpError> read_core(const BlockView& block, std::uint32_t core, std::uint32_t block_size,
-                                   std::uint32_t ring_size, std::uint32_t metadata_size, CoreDump& out) {
-  const std::size_t desc = TBAND_PM_HEADER_SIZE + std::size_t{core} * TBAND_PM_CORE_DESC_SIZE;
-  const std::uint32_t ring_offset = block.u32(desc + TBAND_PM_CORE_OFF_RING);
-  const std::uint32_t head = block.u32(desc + TBAND_PM_CORE_OFF_HEAD);
-  const std::uint32_t tail_word = block.u32(desc + TBAND_PM_CORE_OFF_TAIL);
-  const std::uint32_t metadata_offset = block.u32(desc + TBAND_PM_CORE_OFF_METADATA);
-  const std::uint32_t metadata_len = block.u32(desc + TBAND_PM_CORE_OFF_METADATA_LEN);
-  const std::uint32_t tail = tail_word & TBAND_PM_TAIL_POS_MASK;
+/// A core's descriptor words.
+struct CoreDescriptor {
+  std::size_t at = 0;  // where the descriptor starts
+  std::uint32_t ring_offset, head, tail_word, tail, metadata_offset, metadata_len;
+
+  CoreDescriptor(const BlockView& block, std::uint32_t core)
+      : at(TBAND_PM_HEADER_SIZE + std::size_t{core} * TBAND_PM_CORE_DESC_SIZE),
+        ring_offset(block.u32(at + TBAND_PM_CORE_OFF_RING)),
+        head(block.u32(at + TBAND_PM_CORE_OFF_HEAD)),
+        tail_word(block.u32(at + TBAND_PM_CORE_OFF_TAIL)),
+        tail(tail_word & TBAND_PM_TAIL_POS_MASK),
+        metadata_offset(block.u32(at + TBAND_PM_CORE_OFF_METADATA)),
+        metadata_len(block.u32(at + TBAND_PM_CORE_OFF_METADATA_LEN)) {}
+};
+
+/// Checks core `core`'s descriptor against the block; reads nothing but the descriptor.
+std::optional<DumpError> check_core(const BlockView& block, std::uint32_t core, std::uint32_t block_size,
+                                    std::uint32_t ring_size, std::uint32_t metadata_size) {
+  const CoreDescriptor d(block, core);
+  const auto [at, ring_offset, head, tail_word, tail, metadata_offset, metadata_len] = d;
   const std::string where = "core " + std::to_string(core) + ": ";
-  const std::size_t at = desc;
 
   if (std::uint64_t{ring_offset} + ring_size > block_size) {
     return layout_error(at, where + "ring at " + std::to_string(ring_offset) + " runs past the block's " +
@@ -96,15 +106,21 @@ std::optional<DumpError> read_core(const BlockView& block, std::uint32_t core, s
     return layout_error(at, where + "write position " + std::to_string(head) + " or oldest position " +
                                 std::to_string(tail) + " outside the " + std::to_string(ring_size) + "-byte ring");
   }
-  out.wrapped = (tail_word & TBAND_PM_TAIL_WRAPPED) != 0;
-  if (!out.wrapped && tail != 0) {
+  if ((tail_word & TBAND_PM_TAIL_WRAPPED) == 0 && tail != 0) {
     return layout_error(at, where + "the ring never wrapped, yet its oldest byte is at " + std::to_string(tail));
   }
   if (metadata_len > metadata_size) {
     return layout_error(at, where + std::to_string(metadata_len) + " bytes of metadata in a " +
                                 std::to_string(metadata_size) + "-byte area");
   }
+  return std::nullopt;
+}
 
+/// Copies core `core`'s metadata and ring frames; check_core() passed.
+void read_core(const BlockView& block, std::uint32_t core, std::uint32_t ring_size, CoreDump& out) {
+  const CoreDescriptor d(block, core);
+  const auto [desc, ring_offset, head, tail_word, tail, metadata_offset, metadata_len] = d;
+  out.wrapped = (tail_word & TBAND_PM_TAIL_WRAPPED) != 0;
   out.core_id = core;
   out.metadata_lost_evts = block.u32(desc + TBAND_PM_CORE_OFF_META_LOST_EVTS);
   out.metadata_lost_bytes = block.u32(desc + TBAND_PM_CORE_OFF_META_LOST_BYTES);
@@ -129,7 +145,6 @@ std::optional<DumpError> read_core(const BlockView& block, std::uint32_t core, s
   const auto [frames, skipped] = take_whole_frames(ring_data, starts_at_frame, out.events);
   out.event_frames = frames;
   out.skipped_bytes += skipped;
-  return std::nullopt;
 }
 
 }  // namespace
@@ -186,11 +201,17 @@ DumpResult read_block(std::span<const std::uint8_t> bytes) {
   if (dump.ring_size == 0) {
     return layout_error(TBAND_PM_OFF_RING_SIZE, "ring size 0");
   }
-  dump.cores.resize(core_count);
+  // Every descriptor first, so a candidate that fails at its last core costs
+  // no ring copies: read_dump() tries every magic in a dump, and a dump full
+  // of such candidates would otherwise cost candidates x ring size.
   for (std::uint32_t core = 0; core < core_count; ++core) {
-    if (auto error = read_core(block, core, block_size, dump.ring_size, dump.metadata_size, dump.cores[core])) {
+    if (auto error = check_core(block, core, block_size, dump.ring_size, dump.metadata_size)) {
       return *error;
     }
+  }
+  dump.cores.resize(core_count);
+  for (std::uint32_t core = 0; core < core_count; ++core) {
+    read_core(block, core, dump.ring_size, dump.cores[core]);
   }
   return dump;
 }

@@ -261,12 +261,14 @@ std::vector<SeriesBin> load_series(LoadBins& bins, const TimeGrid& grid, std::ui
     return out;
   }
   const std::vector<LoadBin>& b = bins.sync(grid);
+  // Offsets from the origin: origin + offset could wrap near 2^64 ns.
+  const std::uint64_t end = grid.since_origin(end_ns);
   for (std::size_t i = 0; i < b.size(); ++i) {
-    const std::uint64_t start = grid.origin() + i * grid.width();
-    if (start >= end_ns && i != 0) {
+    const std::uint64_t start = grid.offset_of(i);
+    if (start >= end && i != 0) {
       break;
     }
-    const std::uint64_t width = std::min(grid.width(), std::max<std::uint64_t>(end_ns - start, 1));
+    const std::uint64_t width = std::min(grid.width(), std::max<std::uint64_t>(end - start, 1));
     const double share = 100.0 * static_cast<double>(b[i].busy_ns) / static_cast<double>(width);
     out.push_back({false, share, share});
   }
@@ -279,8 +281,9 @@ std::vector<SeriesBin> value_series(ValueBins& bins, const TimeGrid& grid, std::
     return out;
   }
   const std::vector<ValueBin>& b = bins.sync(grid);
+  const std::uint64_t end = grid.since_origin(end_ns);
   for (std::size_t i = 0; i < b.size(); ++i) {
-    if (grid.origin() + i * grid.width() > end_ns && i != 0) {
+    if (grid.offset_of(i) > end && i != 0) {
       break;
     }
     out.push_back({!b[i].seen, b[i].min, b[i].max});

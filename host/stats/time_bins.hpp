@@ -17,11 +17,20 @@ class TimeGrid {
 
   void start(std::uint64_t origin_ns) noexcept { origin_ = origin_ns; }
   void reach(std::uint64_t ts_ns) noexcept {
-    while (ts_ns >= origin_ && ts_ns - origin_ >= kBins * width_) {
+    // Divided, not kBins * width_: that wraps for spans of 2^63 ns and more
+    // (any u64 tick count can come in), and the loop then never ended. The
+    // width stays below 2^64 / kBins, so offset_of() cannot wrap either.
+    while (ts_ns >= origin_ && (ts_ns - origin_) / kBins >= width_) {
       width_ *= 2;
     }
   }
   [[nodiscard]] std::uint64_t origin() const noexcept { return origin_; }
+  /// How far after the origin bin i starts.
+  [[nodiscard]] std::uint64_t offset_of(std::size_t i) const noexcept { return i * width_; }
+  /// How far after the origin `ts_ns` is; 0 before it.
+  [[nodiscard]] std::uint64_t since_origin(std::uint64_t ts_ns) const noexcept {
+    return ts_ns > origin_ ? ts_ns - origin_ : 0;
+  }
   [[nodiscard]] std::uint64_t width() const noexcept { return width_; }
   [[nodiscard]] std::size_t bin_of(std::uint64_t ts_ns) const noexcept {
     const std::uint64_t t = ts_ns > origin_ ? ts_ns - origin_ : 0;
@@ -79,9 +88,10 @@ class LoadBins : public Binned<LoadBin> {
     std::uint64_t t = std::max(begin_ns, grid.origin());
     while (t < end_ns) {
       const std::size_t b = grid.bin_of(t);
-      const std::uint64_t bin_end =
-          b + 1 == TimeGrid::kBins ? end_ns : grid.origin() + (b + 1) * grid.width();
-      const std::uint64_t until = std::min(end_ns, bin_end);
+      // The bin's end as an offset: origin + offset wraps when the bin
+      // reaches past 2^64 ns, which sent t back and looped for ever.
+      const bool last = b + 1 == TimeGrid::kBins || grid.since_origin(end_ns) <= grid.offset_of(b + 1);
+      const std::uint64_t until = last ? end_ns : grid.origin() + grid.offset_of(b + 1);
       bins[b].busy_ns += until - t;
       t = until;
     }

@@ -256,6 +256,42 @@ TEST(Stats, OneEventTraceHasNoRates) {
   EXPECT_EQ(value(s, "gap.max"), 0.0);
 }
 
+// Ticks are u64: a trace can span 2^63 ns and more. The report's time grid
+// once wrapped there and looped for ever (tband report on a 19-byte trace).
+TEST(Stats, TimeSeriesOverTheWholeTickRange) {
+  TraceBuilder t;
+  t.add([](std::uint8_t* b) { return enc::encode_valmarker(b, 1, 4, 3); })
+      .add([](std::uint8_t* b) { return enc::encode_valmarker(b, (std::uint64_t{1} << 63) + 5, 4, 9); })
+      .add([](std::uint8_t* b) { return enc::encode_valmarker(b, ~std::uint64_t{0}, 4, 6); });
+  StatsOptions options;
+  options.time_series = true;
+  const Analysis a = analyze_trace(t, "stats_whole_tick_range", options);
+  EXPECT_EQ(value(a.stats, "value.valmarker 4.max"), 9.0);
+  const TraceStats::Lookup found = a.stats.find("value.valmarker 4.max");
+  ASSERT_NE(found.row, nullptr);
+  ASSERT_FALSE(found.row->series.empty());
+  EXPECT_LE(found.row->series.size(), TimeGrid::kBins);
+  EXPECT_GT(a.stats.bin_width_ns, 0u);
+  EXPECT_EQ(found.row->series.front().min, 3.0);
+  EXPECT_EQ(found.row->series.back().max, 6.0);
+
+  // A task running until the bin that reaches past 2^64 ns: its CPU load was
+  // split with bin ends that wrapped to 0, and the split never ended.
+  TraceBuilder tasks;
+  const std::uint64_t from = (std::uint64_t{1} << 63) - (std::uint64_t{1} << 60);
+  const std::uint64_t until = ~std::uint64_t{0} - (std::uint64_t{1} << 50) + 1;
+  tasks.add([](std::uint8_t* b) { return enc::encode_task_name(b, 2, "worker"); })
+      .add([&](std::uint8_t* b) { return enc::encode_task_switched_in(b, from, 2); })
+      .add([&](std::uint8_t* b) { return enc::encode_task_switched_in(b, until, 1); });
+  const Analysis load = analyze_trace(tasks, "stats_load_near_tick_end", options);
+  const TraceStats::Lookup cpu = load.stats.find("task.worker.cpu");
+  ASSERT_NE(cpu.row, nullptr) << cpu.problem;
+  EXPECT_NEAR(value(load.stats, "task.worker.cpu"), 100.0, 1e-6);
+  for (const SeriesBin& bin : cpu.row->series) {
+    EXPECT_LE(bin.max, 100.0 + 1e-9);
+  }
+}
+
 TEST(Stats, ValueMarkersKeepExtremesFirstAndLastWithTheirTimes) {
   TraceBuilder t;
   t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 2); })

@@ -4,6 +4,7 @@
 // image, and every kind of bad input with its message.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -246,6 +247,47 @@ TEST(DumpReader, ArbitraryBytesAfterTheMagicNeverCrash) {
       EXPECT_FALSE(result.error().message.empty());
     }
   }
+}
+
+// A dump full of blocks (every 96 bytes, the first half of 2 MiB) whose
+// core 0 is fine, with a ring of a megabyte, and whose core 1 is not: each
+// candidate is rejected from its descriptors, without copying core 0's ring
+// first (that made such a dump cost candidates x ring size: minutes).
+TEST(DumpReader, ManyBadCandidatesCostOnlyTheirDescriptors) {
+  constexpr std::uint32_t kDump = 2u << 20, kHeader = TBAND_PM_HEADER_SIZE + 2 * TBAND_PM_CORE_DESC_SIZE;
+  constexpr std::uint32_t kBlock = kDump / 2, kRing = kBlock - kHeader;
+  std::vector<std::uint8_t> pattern(kHeader, 0);
+  const auto put = [&](std::uint32_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) {
+      pattern[at + static_cast<std::uint32_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
+    }
+  };
+  put(TBAND_PM_OFF_MAGIC, TBAND_PM_MAGIC);
+  put(TBAND_PM_OFF_VERSION, TBAND_PM_VERSION);
+  put(TBAND_PM_OFF_HEADER_SIZE, kHeader);
+  put(TBAND_PM_OFF_CORE_COUNT, 2);
+  put(TBAND_PM_OFF_RING_SIZE, kRing);
+  put(TBAND_PM_OFF_BLOCK_SIZE, kBlock);
+  const std::uint32_t core0 = TBAND_PM_HEADER_SIZE, core1 = core0 + TBAND_PM_CORE_DESC_SIZE;
+  put(core0 + TBAND_PM_CORE_OFF_RING, kHeader);
+  put(core0 + TBAND_PM_CORE_OFF_HEAD, kRing - 1);
+  put(core1 + TBAND_PM_CORE_OFF_RING, kHeader);
+  put(core1 + TBAND_PM_CORE_OFF_HEAD, kRing);  // outside the ring
+  std::vector<std::uint8_t> dump;
+  while (dump.size() + kHeader <= kBlock) {
+    dump.insert(dump.end(), pattern.begin(), pattern.end());
+  }
+  dump.resize(kDump, 0);
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = read_dump(dump);
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, DumpErrorKind::kBadLayout);
+  EXPECT_NE(result.error().message.find("core 1: write position"), std::string::npos) << result.error().message;
+  // Milliseconds when each candidate costs its descriptors; a minute or more
+  // when each copies its ring. The bound leaves room for a loaded machine.
+  EXPECT_LT(took, std::chrono::seconds(5));
 }
 
 }  // namespace

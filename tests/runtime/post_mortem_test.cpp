@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,6 +33,14 @@ Bytes dump() {
     out[i] = block[i];
   }
   return out;
+}
+
+/// With TBAND_PM_SEED_DIR set, keeps a dump there: seeds for the fuzz corpora (tests/fuzz).
+void save_seed(const char* name, const Bytes& bytes) {
+  if (const char* dir = std::getenv("TBAND_PM_SEED_DIR")) {
+    std::ofstream(std::string{dir} + "/" + name, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
 }
 
 pm::Dump read(const Bytes& bytes) {
@@ -122,6 +132,7 @@ TEST_F(PostMortem, NewestEventsWholeAfterWrappingManyTimes) {
   }
   const auto events = tband::test::decode_stream(read(dump()).cores[0].events);
   EXPECT_EQ(events.back().value, i - 1);
+  save_seed("pm_wrapped.bin", dump());
 }
 
 TEST_F(PostMortem, ADumpTakenMidWriteHoldsOnlyWholeFrames) {
@@ -151,6 +162,9 @@ TEST_F(PostMortem, ADumpTakenMidWriteHoldsOnlyWholeFrames) {
       }
       ASSERT_EQ(read(torn).cores.at(0).events, model.newest(kRing - len, 1))
           << "call " << i << ", " << k << " of " << len << " bytes written";
+      if (i == 2000 && k == len / 2) {
+        save_seed("pm_torn.bin", torn);
+      }
     }
   }
 }
@@ -170,6 +184,7 @@ TEST_F(PostMortem, BigEndianImageOfTheSameBlock) {
     std::swap(image[at + 1], image[at + 2]);
   }
   const pm::Dump big = read(image);
+  save_seed("pm_big_endian.bin", image);
   EXPECT_EQ(big.byte_order, pm::ByteOrder::kBigEndian);
   EXPECT_EQ(little.byte_order, pm::ByteOrder::kLittleEndian);
   ASSERT_EQ(big.cores.size(), 2u);
@@ -199,6 +214,7 @@ TEST_F(PostMortem, EachCoreKeepsItsEventsAndNames) {
   const Bytes block = dump();
   ram.insert(ram.end(), block.begin(), block.end());
   const pm::Dump found = read(ram);
+  save_seed("pm_two_cores_in_ram.bin", ram);
   EXPECT_EQ(found.block_offset, 777u);
   ASSERT_EQ(found.cores.size(), 2u);
   EXPECT_EQ(tband::test::texts(tband::test::decode_stream(found.cores[0].stream())),
