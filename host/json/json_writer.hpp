@@ -9,26 +9,25 @@
 
 #include "common/buffered_output.hpp"
 #include "trace/names.hpp"
+#include "trace/timeline_sink.hpp"
 #include "trace/track.hpp"
 
 namespace tband {
 
-class JsonWriter {
+class JsonWriter final : public TimelineSink {
  public:
   JsonWriter(BufferedOutput& out, const NameTable& names);
-  JsonWriter(const JsonWriter&) = delete;
-  JsonWriter& operator=(const JsonWriter&) = delete;
   /// Closes the JSON document.
   void finish();
 
-  void describe_track(const TrackInfo& track);
+  void describe_track(const TrackInfo& track) override;
   void slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
-                   std::string_view literal = {});
-  void slice_end(std::uint64_t ts_ns, const TrackInfo& track, std::span<const Arg> args = {});
+                   std::string_view literal) override;
+  void slice_end(std::uint64_t ts_ns, const TrackInfo& track, std::span<const Arg> args) override;
   void instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
-               std::string_view literal = {});
-  void counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value);
-  void counter_double(std::uint64_t ts_ns, const TrackInfo& track, double value);
+               std::string_view literal) override;
+  void counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value) override;
+  void counter_double(std::uint64_t ts_ns, const TrackInfo& track, double value) override;
 
  private:
   // pid: the process a track belongs to (global tracks share pid 0).

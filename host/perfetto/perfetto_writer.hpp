@@ -18,6 +18,7 @@
 
 #include "common/buffered_output.hpp"
 #include "trace/names.hpp"
+#include "trace/timeline_sink.hpp"
 #include "trace/track.hpp"
 
 namespace tband {
@@ -42,46 +43,40 @@ inline constexpr int kInstant = 3;
 inline constexpr int kCounter = 4;
 }  // namespace wire
 
-class PerfettoWriter {
+class PerfettoWriter final : public TimelineSink {
  public:
   PerfettoWriter(BufferedOutput& out, const NameTable& names);
 
-  void describe_track(const TrackInfo& track);
-  void slice_begin(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args,
-                   std::string_view literal = {}) {
-    if (args.empty() ? !try_write_simple<void>(ts_ns, track, wire::kSliceBegin, name, true, nullptr)
-                     : !try_write_with_args(ts_ns, track, wire::kSliceBegin, name, true, args)) {
-      track_event(ts_ns, track, wire::kSliceBegin, name, true, args, nullptr, literal);
+  void describe_track(const TrackInfo& track) override;
+  void slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
+                   std::string_view literal) override {
+    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, wire::kSliceBegin, name, true, nullptr)
+                     : !try_write_with_args(ts_ns, track.id, wire::kSliceBegin, name, true, args)) {
+      track_event(ts_ns, track.id, wire::kSliceBegin, name, true, args, nullptr, literal);
     }
   }
-  void slice_end(std::uint64_t ts_ns, TrackId track) {
-    if (!try_write_simple<void>(ts_ns, track, wire::kSliceEnd, 0, false, nullptr)) {
-      track_event(ts_ns, track, wire::kSliceEnd, 0, false, {}, nullptr);
+  /// An end with arguments: Perfetto adds them to the slice's.
+  void slice_end(std::uint64_t ts_ns, const TrackInfo& track, std::span<const Arg> args) override {
+    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, wire::kSliceEnd, 0, false, nullptr)
+                     : !try_write_with_args(ts_ns, track.id, wire::kSliceEnd, 0, false, args)) {
+      track_event(ts_ns, track.id, wire::kSliceEnd, 0, false, args, nullptr);
     }
   }
-  /// An end with arguments (Perfetto adds them to the slice's).
-  void slice_end(std::uint64_t ts_ns, TrackId track, std::span<const Arg> args) {
-    if (!try_write_with_args(ts_ns, track, wire::kSliceEnd, 0, false, args)) {
-      track_event(ts_ns, track, wire::kSliceEnd, 0, false, args, nullptr);
+  void instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
+               std::string_view literal) override {
+    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, wire::kInstant, name, true, nullptr)
+                     : !try_write_with_args(ts_ns, track.id, wire::kInstant, name, true, args)) {
+      track_event(ts_ns, track.id, wire::kInstant, name, true, args, nullptr, literal);
     }
   }
-  void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args,
-               std::string_view literal = {}) {
-    if (args.empty() ? !try_write_simple<void>(ts_ns, track, wire::kInstant, name, true, nullptr)
-                     : !try_write_with_args(ts_ns, track, wire::kInstant, name, true, args)) {
-      track_event(ts_ns, track, wire::kInstant, name, true, args, nullptr, literal);
+  void counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value) override {
+    if (!try_write_simple(ts_ns, track.id, wire::kCounter, 0, false, &value)) {
+      track_event(ts_ns, track.id, wire::kCounter, 0, false, {}, &value);
     }
   }
-  void counter(std::uint64_t ts_ns, TrackId track, std::int64_t value) {
-    if (!try_write_simple(ts_ns, track, wire::kCounter, 0, false, &value)) {
-      track_event(ts_ns, track, wire::kCounter, 0, false, {}, &value);
-    }
-  }
-
-  /// A counter value that is not an integer (a float field).
-  void counter_double(std::uint64_t ts_ns, TrackId track, double value) {
-    if (!try_write_simple(ts_ns, track, wire::kCounter, 0, false, &value)) {
-      track_event(ts_ns, track, wire::kCounter, 0, false, {}, nullptr, {}, &value);
+  void counter_double(std::uint64_t ts_ns, const TrackInfo& track, double value) override {
+    if (!try_write_simple(ts_ns, track.id, wire::kCounter, 0, false, &value)) {
+      track_event(ts_ns, track.id, wire::kCounter, 0, false, {}, nullptr, {}, &value);
     }
   }
 

@@ -118,12 +118,12 @@ ConversionResult convert(const ConversionOptions& options) {
   if (options.perfetto.file != nullptr) {
     perfetto_out.emplace(options.perfetto.file, options.perfetto.name);
     perfetto.emplace(*perfetto_out, names);
-    timeline.set_perfetto(&*perfetto);
+    timeline.add_sink(*perfetto);
   }
   if (options.json.file != nullptr) {
     json_out.emplace(options.json.file, options.json.name);
     json.emplace(*json_out, names);
-    timeline.set_json(&*json);
+    timeline.add_sink(*json);
   }
 
   TraceInterpreter interpreter{timeline, result.diagnostics, options.interpreter};

@@ -33,11 +33,8 @@ void Timeline::rename(TrackId track, std::string name) {
 }
 
 void Timeline::describe(const TrackInfo& info) {
-  if (perfetto_ != nullptr) {
-    perfetto_->describe_track(info);
-  }
-  if (json_ != nullptr) {
-    json_->describe_track(info);
+  for (TimelineSink* sink : sinks_) {
+    sink->describe_track(info);
   }
 }
 
