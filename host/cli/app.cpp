@@ -109,6 +109,13 @@ int run(int argc, char** argv) {
   dump_cmd->add_option("-f,--format", dump.format, format_help())
       ->check(CLI::IsMember(format_names()))
       ->capture_default_str();
+  // Dump prints events as decoded, before any interpretation, so the mode
+  // changes nothing; it is accepted so that one command line (a script's
+  // "--mode bare-metal") works with every reading command.
+  dump_cmd->add_option("-m,--mode", dump.mode,
+                       "Accepted as by conv/stats/check/report; the dump is the same in either mode (events as decoded)")
+      ->transform(CLI::IsMember({"bare-metal", "freertos", "free-rtos"}))
+      ->capture_default_str();
   dump_cmd->add_flag("--json", dump.json, "JSON Lines: one object per event (ts in ticks and ns, fields by name)");
   dump_cmd->add_flag("--stats", dump.stats,
                      "Only count the events of each type (decodes everything, prints little); with --json, "

@@ -48,6 +48,7 @@ struct ConvOptions {
 struct DumpCmdOptions {
   std::vector<std::string> inputs;
   std::string format = "auto";
+  std::string mode = "freertos";  // accepted like the other commands'; events are dumped as decoded
   bool json = false;
   bool stats = false;
   bool strict = false;

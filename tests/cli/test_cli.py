@@ -258,6 +258,18 @@ class Dump(CliTestCase):
         self.assertIn("core 0  4000 ns  isr_enter isr_id=1", lines)
         self.assertIn('core 0  4080 ns  evtmarker evtmarker_id=0 msg="rdy"', lines)
 
+    def test_mode_is_accepted_like_other_commands_and_changes_nothing(self):
+        trace = str(self.trace("baremetal"))
+        plain = run(["dump", trace])
+        for mode in ("bare-metal", "freertos", "free-rtos"):
+            with self.subTest(mode=mode):
+                proc = run(["dump", "--mode", mode, trace])
+                self.assertExit(proc, 0)
+                self.assertEqual(proc.stdout, plain.stdout)
+        proc = run(["dump", "--mode", "threadx", trace])
+        self.assertExit(proc, 2)
+        self.assertIn("--mode", proc.stderr)
+
     def test_json_lines_round_trip_to_the_same_events(self):
         encoder = SchemaEncoder()
         for kind in ("baremetal", "freertos"):
