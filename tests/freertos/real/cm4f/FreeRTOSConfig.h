@@ -16,7 +16,10 @@
 #define configMINIMAL_STACK_SIZE 256 /* words */
 #define configTOTAL_HEAP_SIZE (32 * 1024)
 #define configMAX_TASK_NAME_LEN 16
-#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+/* 32-bit ticks, in the form every kernel from V10.4 on reads: V10.4 knows only
+ * configUSE_16_BIT_TICKS, V10.5 and later map it to configTICK_TYPE_WIDTH_IN_BITS
+ * (defining both is an error there). */
+#define configUSE_16_BIT_TICKS 0
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
 #define configSUPPORT_STATIC_ALLOCATION 0
 #define configUSE_MUTEXES 1

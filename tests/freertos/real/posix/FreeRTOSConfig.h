@@ -18,7 +18,10 @@
 #define configMINIMAL_STACK_SIZE 8192 /* words; pthread needs >= PTHREAD_STACK_MIN */
 #define configTOTAL_HEAP_SIZE (1024 * 1024)
 #define configMAX_TASK_NAME_LEN 16
-#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+/* 32-bit ticks, in the form every kernel from V10.4 on reads: V10.4 knows only
+ * configUSE_16_BIT_TICKS, V10.5 and later map it to configTICK_TYPE_WIDTH_IN_BITS
+ * (defining both is an error there). */
+#define configUSE_16_BIT_TICKS 0
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
 #define configSUPPORT_STATIC_ALLOCATION 0
 #define configUSE_MUTEXES 1
