@@ -1,15 +1,15 @@
-#include "trace/conversion.hpp"
+#include "app/conversion.hpp"
 
 #include <cstdlib>
 #include <memory>
 #include <thread>
 
 #include "common/buffered_output.hpp"
+#include "import/decode_pipeline.hpp"
+#include "import/event_stream.hpp"
+#include "import/interpret_item.hpp"
 #include "json/json_writer.hpp"
 #include "perfetto/perfetto_writer.hpp"
-#include "trace/decode_pipeline.hpp"
-#include "trace/event_stream.hpp"
-#include "trace/interpret_item.hpp"
 
 namespace tband {
 

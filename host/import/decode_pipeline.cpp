@@ -1,8 +1,8 @@
-#include "trace/decode_pipeline.hpp"
+#include "import/decode_pipeline.hpp"
 
 #include <utility>
 
-#include "trace/event_stream.hpp"
+#include "import/event_stream.hpp"
 
 namespace tband {
 

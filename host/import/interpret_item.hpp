@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "import/event_stream.hpp"
 #include "schema/schema_set.hpp"
-#include "trace/event_stream.hpp"
 #include "trace/interpreter.hpp"
 
 namespace tband {

@@ -128,7 +128,7 @@ class EventStream {
     });
   }
 
-  // ---- for a pipeline (trace/decode_pipeline.hpp): the frames' bytes are
+  // ---- for a pipeline (import/decode_pipeline.hpp): the frames' bytes are
   // copied where they outlive the chunk, then decoded from the copy ----
 
   /// Hands every remaining frame to f(const RawFrame&) straight from the
