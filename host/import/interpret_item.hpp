@@ -1,7 +1,7 @@
-// One decoded stream item handed to the interpreter: an event (compiled or
+// Decoded stream items handed to the interpreter: an event (compiled or
 // from a run-time schema) or a frame that did not decode. Shared by the
-// conversion of files and the live decoding of a recording, so both report
-// the same diagnostics.
+// conversion of files (on one thread or two) and the live decoding of a
+// recording, so all report the same diagnostics.
 #pragma once
 
 #include <cstdint>
@@ -18,24 +18,41 @@ struct ItemCounts {
   std::uint64_t unknown_frames = 0;  // of those, frames whose id no schema knows
 };
 
-/// `schemas` may be null; unknown ids are then reported one frame at a time.
+/// The interpreter's part of an item whose kind classify_item() found: the
+/// one place that hands items to the interpreter, for the conversion on one
+/// thread or two and for live decoding. `dynamic_event()` is called for
+/// kDynamic only, `describe()` (the error's description) for kError only.
+template <class DynamicOf, class Describe>
+inline void interpret_classified(TraceInterpreter& interpreter, ItemKind kind, const DecodeResult& result,
+                                 const DynamicOf& dynamic_event, const Describe& describe, const EventOrigin& origin,
+                                 ItemCounts& counts) {
+  switch (kind) {
+    case ItemKind::kEvent:
+      interpreter.on_event(result.value(), origin);
+      break;
+    case ItemKind::kDynamic:
+      interpreter.on_dynamic_event(dynamic_event(), origin);
+      break;
+    case ItemKind::kUnknownId:
+      // Reported once per id at the end (SchemaSet::unknown_ids_message).
+      ++counts.decode_errors;
+      ++counts.unknown_frames;
+      break;
+    case ItemKind::kError:
+      ++counts.decode_errors;
+      interpreter.on_decode_error(result.error(), describe(), origin);
+      break;
+  }
+}
+
+/// Both parts of an item, in this thread. `schemas` may be null; unknown ids
+/// are then reported one frame at a time.
 inline void interpret_item(TraceInterpreter& interpreter, const StreamItem& item, const EventOrigin& origin,
                            SchemaSet* schemas, ItemCounts& counts) {
-  if (item.dynamic) {
-    interpreter.on_dynamic_event(item.dynamic_event, origin);
-  } else if (item.result.ok()) {
-    interpreter.on_event(item.result.value(), origin);
-  } else {
-    ++counts.decode_errors;
-    const DecodeError& error = item.result.error();
-    if (error.kind == DecodeErrorKind::kUnknownEventId && schemas != nullptr) {
-      // Counted, and reported once per id at the end (SchemaSet::unknown_ids_message).
-      ++counts.unknown_frames;
-      schemas->count_unknown(error.event_id, *origin.input, item.at->offset);
-    } else {
-      interpreter.on_decode_error(error, describe_error(error, schemas), origin);
-    }
-  }
+  const ItemKind kind = classify_item(item.dynamic, item.result, schemas, *origin.input, item.at->offset);
+  interpret_classified(
+      interpreter, kind, item.result, [&]() -> const DynamicEvent& { return item.dynamic_event; },
+      [&] { return describe_error(item.result.error(), schemas); }, origin, counts);
 }
 
 /// The end of the items: problems only the whole trace shows, then the
