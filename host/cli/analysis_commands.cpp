@@ -7,16 +7,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/trace_analysis.hpp"
 #include "cli/allow_option.hpp"
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
 #include "common/output_file.hpp"
 #include "input/input_reader.hpp"
-#include "stats/html_report.hpp"
+#include "report/html_report.hpp"
+#include "report/rule_check.hpp"
 #include "stats/quantity.hpp"
-#include "stats/rule_check.hpp"
 #include "stats/stats_format.hpp"
-#include "stats/trace_analysis.hpp"
 
 namespace tband::cli {
 

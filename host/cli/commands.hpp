@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "trace/conversion.hpp"
+#include "app/conversion.hpp"
 
 namespace CLI {
 class App;

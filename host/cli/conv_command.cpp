@@ -7,13 +7,13 @@
 
 #include <unistd.h>
 
+#include "app/conversion.hpp"
 #include "cli/allow_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
 #include "common/output_file.hpp"
 #include "input/input_reader.hpp"
-#include "trace/conversion.hpp"
 
 namespace tband::cli {
 

@@ -2,10 +2,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/dump.hpp"
 #include "cli/commands.hpp"
 #include "cli/schema_options.hpp"
 #include "input/input_reader.hpp"
-#include "trace/dump.hpp"
 
 namespace tband::cli {
 

@@ -9,12 +9,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/conversion.hpp"
 #include "cli/schema_options.hpp"
 #include "record/recorder.hpp"
 #include "record/recording_file.hpp"
 #include "record/source.hpp"
 #include "stats/quantity.hpp"
-#include "trace/conversion.hpp"
 
 namespace tband::cli {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "import/event_stream.hpp"
+#include "import/interpret_item.hpp"
 #include "record/source_spec.hpp"
 #include "schema/schema_set.hpp"
 #include "trace/diagnostics.hpp"
-#include "trace/event_stream.hpp"
-#include "trace/interpret_item.hpp"
 #include "trace/interpreter.hpp"
 #include "trace/names.hpp"
 #include "trace/timeline.hpp"

@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "app/conversion.hpp"
 #include "schema/schema_set.hpp"
 #include "tband_events.hpp"
-#include "trace/conversion.hpp"
 
 namespace tband::fuzz {
 

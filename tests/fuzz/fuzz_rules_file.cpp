@@ -1,4 +1,4 @@
-// Fuzz target for the rules files of `tband check` (host/stats/rules_file).
+// Fuzz target for the rules files of `tband check` (host/report/rules_file).
 // Invariants checked on every input (a violation traps):
 //  - parsing never crashes, hangs on deep nesting or hits undefined behaviour
 //    (ASan and UBSan): a rules file is read or refused with a RulesError;
@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "input_file_checks.hpp"
-#include "stats/rules_file.hpp"
+#include "report/rules_file.hpp"
 
 using tband::fuzz::require;
 using tband::fuzz::starts_with_place;

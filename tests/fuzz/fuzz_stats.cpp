@@ -14,12 +14,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/trace_analysis.hpp"
 #include "fuzz_input.hpp"
-#include "stats/html_report.hpp"
-#include "stats/rule_check.hpp"
-#include "stats/rules_file.hpp"
+#include "report/html_report.hpp"
+#include "report/rule_check.hpp"
+#include "report/rules_file.hpp"
 #include "stats/stats_format.hpp"
-#include "stats/trace_analysis.hpp"
 
 namespace {
 

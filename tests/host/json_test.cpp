@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "trace/conversion.hpp"
+#include "app/conversion.hpp"
 #include "trace_builder.hpp"
 
 namespace tband::test {

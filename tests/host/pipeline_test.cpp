@@ -1,4 +1,4 @@
-// The conversion on two threads (trace/decode_pipeline.hpp) against the one
+// The conversion on two threads (import/decode_pipeline.hpp) against the one
 // on one thread: the same Perfetto and JSON bytes, the same results and the
 // same diagnostics in the same order, on traces of many batches: the
 // benchmark mix, random events with broken frames, several inputs merged by
@@ -19,10 +19,10 @@
 
 #include "both_ways.hpp"
 #include "convert_helper.hpp"
+#include "import/decode_pipeline.hpp"
+#include "import/event_stream.hpp"
 #include "schema/runtime_schema.hpp"
 #include "schema/schema_set.hpp"
-#include "trace/decode_pipeline.hpp"
-#include "trace/event_stream.hpp"
 
 namespace tband::test {
 namespace {

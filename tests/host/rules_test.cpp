@@ -4,8 +4,8 @@
 
 #include <chrono>
 
-#include "stats/rule_check.hpp"
-#include "stats/rules_file.hpp"
+#include "report/rule_check.hpp"
+#include "report/rules_file.hpp"
 
 namespace tband::test {
 namespace {

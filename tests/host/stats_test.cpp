@@ -6,9 +6,9 @@
 
 #include <cmath>
 
+#include "app/trace_analysis.hpp"
 #include "convert_helper.hpp"
 #include "scheduler_trace.hpp"
-#include "stats/trace_analysis.hpp"
 
 namespace tband::test {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "convert_helper.hpp"
 #include "perfetto_view.hpp"
-#include "stats/trace_analysis.hpp"
+#include "app/trace_analysis.hpp"
 #include "input/input_spec.hpp"
 #include "trace_capture.hpp"
 #include "trace_builder.hpp"

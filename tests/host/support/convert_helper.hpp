@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "app/conversion.hpp"
 #include "perfetto_view.hpp"
-#include "trace/conversion.hpp"
 #include "trace_builder.hpp"
 
 namespace tband::test {

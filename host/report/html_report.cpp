@@ -1,10 +1,10 @@
-#include "stats/html_report.hpp"
+#include "report/html_report.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "stats/markup.hpp"
+#include "report/markup.hpp"
 #include "stats/stats_format.hpp"
 
 namespace tband {

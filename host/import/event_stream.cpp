@@ -1,11 +1,11 @@
-#include "trace/event_stream.hpp"
+#include "import/event_stream.hpp"
 
 #include <cstring>
 #include <memory>
 #include <new>
 
 #include "decode/field_reader.hpp"
-#include "trace/decode_pipeline.hpp"
+#include "import/decode_pipeline.hpp"
 
 namespace tband {
 

@@ -1,4 +1,4 @@
-#include "trace/dump.hpp"
+#include "app/dump.hpp"
 
 #include <array>
 #include <charconv>
@@ -10,8 +10,8 @@
 #include "common/buffered_output.hpp"
 #include "decode/event_format.hpp"
 #include "decode/utf8_text.hpp"
+#include "import/event_stream.hpp"
 #include "json/field_json.hpp"
-#include "trace/event_stream.hpp"
 
 namespace tband {
 

@@ -1,8 +1,8 @@
-#include "trace/decode_pipeline.hpp"
+#include "import/decode_pipeline.hpp"
 
 #include <utility>
 
-#include "trace/event_stream.hpp"
+#include "import/event_stream.hpp"
 
 namespace tband {
 
@@ -80,19 +80,13 @@ void DecodePipeline::decode_merged() {
   }
 }
 
+// What the interpreter's thread needs besides the entry: the run-time
+// event, or the error's description (with the run-time schemas' names).
 void DecodePipeline::finish_unusual(DecodedBatch& batch, BatchEntry& entry) {
-  if (entry.dynamic) {
-    entry.kind = BatchEntry::Kind::kDynamic;
+  if (entry.kind == ItemKind::kDynamic) {
     batch.add_dynamic(entry);
-  } else {
-    const DecodeError& error = entry.result.error();
-    if (error.kind == DecodeErrorKind::kUnknownEventId && schemas_ != nullptr) {
-      entry.kind = BatchEntry::Kind::kUnknownId;
-      schemas_->count_unknown(error.event_id, input_names_[entry.input], entry.at.offset);
-    } else {
-      entry.kind = BatchEntry::Kind::kError;
-      batch.add_description(entry, describe_error(error, schemas_));
-    }
+  } else if (entry.kind == ItemKind::kError) {
+    batch.add_description(entry, describe_error(entry.result.error(), schemas_));
   }
 }
 

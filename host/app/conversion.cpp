@@ -1,15 +1,15 @@
-#include "trace/conversion.hpp"
+#include "app/conversion.hpp"
 
 #include <cstdlib>
 #include <memory>
 #include <thread>
 
 #include "common/buffered_output.hpp"
+#include "import/decode_pipeline.hpp"
+#include "import/event_stream.hpp"
+#include "import/interpret_item.hpp"
 #include "json/json_writer.hpp"
 #include "perfetto/perfetto_writer.hpp"
-#include "trace/decode_pipeline.hpp"
-#include "trace/event_stream.hpp"
-#include "trace/interpret_item.hpp"
 
 namespace tband {
 
@@ -42,28 +42,15 @@ void check_inputs(const std::vector<InputSpec>& inputs, std::uint32_t core_count
 
 namespace {
 
-// The interpreter's part of interpret_item() for a batch from the decoding
-// thread, which did the SchemaSet's part.
+// The interpreter's part of a batch from the decoding thread, which did the
+// SchemaSet's part (classify_item()).
 void interpret_batch(TraceInterpreter& interpreter, const DecodedBatch& batch,
                      const std::vector<std::string>& input_names, ItemCounts& counts) {
   for (const BatchEntry& entry : batch.entries()) {
     const EventOrigin origin{entry.core, &input_names[entry.input], &entry.at, entry.has_ts, entry.ts};
-    switch (entry.kind) {
-      case BatchEntry::Kind::kEvent:
-        interpreter.on_event(entry.result.value(), origin);
-        break;
-      case BatchEntry::Kind::kDynamic:
-        interpreter.on_dynamic_event(batch.dynamic(entry.extra), origin);
-        break;
-      case BatchEntry::Kind::kUnknownId:
-        ++counts.decode_errors;
-        ++counts.unknown_frames;
-        break;
-      case BatchEntry::Kind::kError:
-        ++counts.decode_errors;
-        interpreter.on_decode_error(entry.result.error(), batch.description(entry.extra), origin);
-        break;
-    }
+    interpret_classified(
+        interpreter, entry.kind, entry.result, [&]() -> const DynamicEvent& { return batch.dynamic(entry.extra); },
+        [&]() -> const std::string& { return batch.description(entry.extra); }, origin, counts);
   }
 }
 

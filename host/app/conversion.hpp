@@ -33,7 +33,7 @@ struct OutputTarget {
 enum class ConversionThreads : std::uint8_t {
   kAuto,  // two for inputs of kPipelineMinBytes or more (or of unknown size) when a core is idle (load average)
   kOne,   // read, decode, interpret and encode in the caller's thread
-  kTwo,   // read and decode in a thread of their own (trace/decode_pipeline.hpp)
+  kTwo,   // read and decode in a thread of their own (import/decode_pipeline.hpp)
 };
 /// Inputs smaller than this convert in one thread under kAuto.
 inline constexpr std::uint64_t kPipelineMinBytes = 1 << 20;

@@ -1,4 +1,4 @@
-#include "stats/rules_file.hpp"
+#include "report/rules_file.hpp"
 
 #include <yaml.h>
 

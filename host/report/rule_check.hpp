@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/rules_file.hpp"
+#include "report/rules_file.hpp"
 #include "stats/trace_stats.hpp"
 #include "trace/diagnostics.hpp"
 

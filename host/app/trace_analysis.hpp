@@ -2,9 +2,9 @@
 // trace: `tband stats`, `check` and `report` all run through here.
 #pragma once
 
+#include "app/conversion.hpp"
 #include "stats/stats_collector.hpp"
 #include "stats/trace_stats.hpp"
-#include "trace/conversion.hpp"
 
 namespace tband {
 

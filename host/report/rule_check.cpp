@@ -1,8 +1,8 @@
-#include "stats/rule_check.hpp"
+#include "report/rule_check.hpp"
 
 #include <cstdio>
 
-#include "stats/markup.hpp"
+#include "report/markup.hpp"
 #include "stats/stats_format.hpp"
 
 namespace tband {

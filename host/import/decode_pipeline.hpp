@@ -25,31 +25,24 @@
 #include <vector>
 
 #include "decode/cobs_deframer.hpp"
+#include "import/event_stream.hpp"
 #include "schema/runtime_decoder.hpp"
 #include "schema/schema_set.hpp"
 #include "tband_events.hpp"
 
 namespace tband {
 
-class EventStream;
-
 /// One decoded frame in a batch: what the interpreter needs of it.
 struct BatchEntry {
-  enum class Kind : std::uint8_t {
-    kEvent,      // result holds a compiled event
-    kDynamic,    // a run-time schema's event: the batch's dynamic(extra)
-    kError,      // result holds the error; the batch's description(extra) says it
-    kUnknownId,  // an id no schema knows: already counted in the SchemaSet
-  };
   DecodeResult result{DecodeError{DecodeErrorKind::kEmptyFrame}};
   FrameLocation at;
   std::uint64_t ts = 0;  // valid when has_ts
   std::uint32_t core = 0;
   std::uint32_t input = 0;  // index of the input (EventStream::index())
-  std::uint32_t extra = 0;
+  std::uint32_t extra = 0;  // kDynamic: the batch's dynamic(extra); kError: its description(extra)
   bool has_ts = false;
   bool dynamic = false;
-  Kind kind = Kind::kEvent;
+  ItemKind kind = ItemKind::kEvent;
 };
 
 /// Decoded frames with their bytes: the events' strings view the batch's own
@@ -161,12 +154,11 @@ class DecodePipeline {
     }
     return *filling_;
   }
-  // What interpret_item() would do with the SchemaSet, done here in the same
-  // order; the interpreter's part is left to the caller's thread.
+  // The SchemaSet's part of the entry (classify_item()), here in item order;
+  // the interpreter's part is left to the caller's thread.
   [[gnu::always_inline]] void finish_entry(DecodedBatch& batch, BatchEntry& entry) {
-    if (!entry.dynamic && entry.result.ok()) [[likely]] {
-      entry.kind = BatchEntry::Kind::kEvent;
-    } else {
+    entry.kind = classify_item(entry.dynamic, entry.result, schemas_, input_names_[entry.input], entry.at.offset);
+    if (entry.kind != ItemKind::kEvent) [[unlikely]] {
       finish_unusual(batch, entry);
     }
     batch.add();

@@ -1,4 +1,4 @@
-#include "stats/trace_analysis.hpp"
+#include "app/trace_analysis.hpp"
 
 namespace tband {
 

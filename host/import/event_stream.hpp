@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "decode/cobs_deframer.hpp"
@@ -61,6 +62,34 @@ void visit_item_fields(const StreamItem& item, F&& f) {
     }
   }
   return describe(error, info);
+}
+
+/// What a decoded item is to the interpreter.
+enum class ItemKind : std::uint8_t {
+  kEvent,      // a compiled event
+  kDynamic,    // a run-time schema's event
+  kError,      // a frame that did not decode
+  kUnknownId,  // an id no schema knows: counted in the SchemaSet, reported at the end
+};
+
+/// The SchemaSet's part of an item, done in item order by whichever thread
+/// decodes (here or import/decode_pipeline.hpp): its kind, an unknown id
+/// counted. The interpreter's part is interpret_classified()
+/// (import/interpret_item.hpp). `result` is stale when `dynamic`.
+[[nodiscard]] inline ItemKind classify_item(bool dynamic, const DecodeResult& result, SchemaSet* schemas,
+                                            const std::string& input, std::uint64_t offset) {
+  if (dynamic) {
+    return ItemKind::kDynamic;
+  }
+  if (result.ok()) [[likely]] {
+    return ItemKind::kEvent;
+  }
+  const DecodeError& error = result.error();
+  if (error.kind == DecodeErrorKind::kUnknownEventId && schemas != nullptr) {
+    schemas->count_unknown(error.event_id, input, offset);
+    return ItemKind::kUnknownId;
+  }
+  return ItemKind::kError;
 }
 
 class EventStream {
@@ -128,7 +157,7 @@ class EventStream {
     });
   }
 
-  // ---- for a pipeline (trace/decode_pipeline.hpp): the frames' bytes are
+  // ---- for a pipeline (import/decode_pipeline.hpp): the frames' bytes are
   // copied where they outlive the chunk, then decoded from the copy ----
 
   /// Hands every remaining frame to f(const RawFrame&) straight from the
