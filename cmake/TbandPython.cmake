@@ -20,3 +20,21 @@ if(NOT TBAND_PYTHON)
     "`apt-get install -y python3-jinja2 python3-yaml`, or pass -DTBAND_PYTHON=/path/to/python3.")
 endif()
 message(STATUS "tband: generator runs with ${TBAND_PYTHON}")
+
+# tband_python_lines(<var> <command>...): runs a command at configure time
+# (the generator listing its files, a test lister) and sets <var> to the lines
+# it prints; a failure stops the configure step with the command's message.
+function(tband_python_lines var)
+  execute_process(
+    COMMAND ${ARGN}
+    OUTPUT_VARIABLE listed
+    ERROR_VARIABLE errors
+    RESULT_VARIABLE result)
+  if(NOT result EQUAL 0)
+    list(JOIN ARGN " " command)
+    message(FATAL_ERROR "${command} failed:\n${errors}")
+  endif()
+  string(REPLACE "\n" ";" listed "${listed}")
+  list(FILTER listed EXCLUDE REGEX "^$")
+  set(${var} ${listed} PARENT_SCOPE)
+endfunction()

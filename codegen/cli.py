@@ -14,7 +14,7 @@ from pathlib import Path
 from . import __version__
 from .errors import SchemaErrors
 from .render import OUTPUTS, GeneratedFile, render
-from .validate import compose_schema, load_schema
+from .validate import SchemaSource, compose_schema, composed_sources, load_schema, load_sources, schema_dir_sources
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -55,17 +55,35 @@ def _parser() -> argparse.ArgumentParser:
         help="write nothing; exit 1 and name the stale files if --out differs from what the schema gives",
     )
     mode.add_argument("--list-outputs", action="store_true", help="print the output paths, one per line, and exit")
+    mode.add_argument(
+        "--list-inputs",
+        action="store_true",
+        help="print every file the output depends on (the schema files read, built-in ones included, "
+        "then the generator's own sources and templates), one absolute path per line, and exit",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     parser.add_argument("--version", action="version", version=f"tband-codegen {__version__}")
     return parser
 
 
-def _load(args: argparse.Namespace):
+def _sources(args: argparse.Namespace) -> list[SchemaSource]:
     if args.schema:
         builtin = Path(args.builtin_dir) if args.builtin_dir else None
-        return compose_schema([(Path(p), p) for p in args.schema], builtin)
+        return composed_sources([(Path(p), p) for p in args.schema], builtin)
     schema_dir = args.schema_dir or "schema"
-    return load_schema(Path(schema_dir), schema_dir.rstrip("/"))
+    return schema_dir_sources(Path(schema_dir), schema_dir.rstrip("/"))
+
+
+def _generator_files() -> list[Path]:
+    """The generator's own sources and templates: a change to any of them may change the output."""
+    package = Path(__file__).resolve().parent
+    return sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".j2"))
+
+
+def _list_inputs(args: argparse.Namespace) -> None:
+    """Build systems (tband_generate()) take their dependencies from here instead of globbing."""
+    paths = [s.path.resolve() for s in _sources(args)] + _generator_files()
+    print("\n".join(p.as_posix() for p in paths))
 
 
 class OutputError(Exception):
@@ -234,7 +252,10 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(OUTPUTS))
         return 0
     try:
-        schema = _load(args)
+        if args.list_inputs:
+            _list_inputs(args)
+            return 0
+        schema = load_sources(_sources(args))
         files = render(schema)
         out_dir = Path(args.out)
         if args.check:

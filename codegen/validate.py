@@ -726,21 +726,31 @@ def load_sources(sources: list[SchemaSource]) -> Schema:
     return Schema(groups, tuple(s.label for s in sources), schema_hash(sources), wire_hash(groups))
 
 
-def load_schema(schema_dir: Path, display_dir: str | None = None) -> Schema:
-    """A complete schema: every *.yaml file in schema_dir, with no built-in
-    groups added (tband's own schema/, and test schemas). Raises SchemaErrors."""
+def schema_dir_sources(schema_dir: Path, display_dir: str | None = None) -> list[SchemaSource]:
+    """The files of a complete schema: every *.yaml file in schema_dir, with
+    no built-in groups added. Raises SchemaErrors."""
     display_dir = str(schema_dir) if display_dir is None else display_dir
     if not schema_dir.is_dir():
         raise SchemaErrors([SchemaError(Location(display_dir, 1, 1), "schema directory does not exist")])
     files = schema_files(schema_dir)
     if not files:
         raise SchemaErrors([SchemaError(Location(display_dir, 1, 1), "no *.yaml schema files found")])
-    return load_sources([SchemaSource(p, f"{display_dir}/{p.name}", True, f"schema/{p.name}") for p in files])
+    return [SchemaSource(p, f"{display_dir}/{p.name}", True, f"schema/{p.name}") for p in files]
+
+
+def load_schema(schema_dir: Path, display_dir: str | None = None) -> Schema:
+    """A complete schema (tband's own schema/, and test schemas). Raises SchemaErrors."""
+    return load_sources(schema_dir_sources(schema_dir, display_dir))
 
 
 def compose_schema(user_paths: list[tuple[Path, str]], builtin_dir: Path | None = None) -> Schema:
     """tband's built-in groups plus the user's schema files. user_paths: (path,
     display) of *.yaml files or of folders holding them. Raises SchemaErrors."""
+    return load_sources(composed_sources(user_paths, builtin_dir))
+
+
+def composed_sources(user_paths: list[tuple[Path, str]], builtin_dir: Path | None = None) -> list[SchemaSource]:
+    """The files compose_schema() reads, built-in ones first. Raises SchemaErrors."""
     builtin_dir = builtin_schema_dir() if builtin_dir is None else builtin_dir
     sources = [
         SchemaSource(p, _display_path(p), True, f"schema/{p.name}") for p in schema_files(builtin_dir)
@@ -764,7 +774,7 @@ def compose_schema(user_paths: list[tuple[Path, str]], builtin_dir: Path | None 
         if resolved in seen:
             raise SchemaErrors([SchemaError(Location(source.display, 1, 1), f"given twice (also as {seen[resolved]})")])
         seen[resolved] = source.display
-    return load_sources(sources)
+    return sources
 
 
 def builtin_schema_dir() -> Path:

@@ -17,7 +17,7 @@ from codegen import __version__, cli
 from codegen.render import OUTPUTS, render
 from codegen.validate import load_schema
 
-from .support import GOOD_SCHEMAS, SCHEMA_DIR, run_codegen
+from .support import GOOD_SCHEMAS, REPO, SCHEMA_DIR, USER_SCHEMA, run_codegen
 
 
 class RenderTest(unittest.TestCase):
@@ -37,6 +37,21 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(sorted(self.files), sorted(OUTPUTS))
         result = run_codegen("--list-outputs")
         self.assertEqual(result.stdout.splitlines(), list(OUTPUTS))
+
+    def test_listed_inputs_are_the_files_read(self) -> None:
+        """tband_generate() depends on exactly these: the built-in schema files,
+        the user's (a folder's files one by one), and the generator itself."""
+        generator = sorted(p for p in (REPO / "codegen").rglob("*") if p.suffix in (".py", ".j2"))
+        schema = sorted(SCHEMA_DIR.glob("*.yaml"))
+        user = sorted(USER_SCHEMA.glob("*.yaml"))
+        composed = run_codegen("--list-inputs", "--schema", str(USER_SCHEMA))
+        self.assertEqual(composed.returncode, 0, composed.stderr)
+        self.assertEqual([Path(line) for line in composed.stdout.splitlines()], schema + user + generator)
+        alone = run_codegen("--list-inputs", "--schema-dir", "schema")
+        self.assertEqual([Path(line) for line in alone.stdout.splitlines()], schema + generator)
+        missing = run_codegen("--list-inputs", "--schema", "no_such.yaml")
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("no_such.yaml:1:1: error: no such schema file or folder", missing.stderr)
 
     def test_banner_names_generator_and_schema_hash_but_no_time(self) -> None:
         for path, text in self.files.items():
