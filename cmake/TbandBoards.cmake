@@ -25,7 +25,8 @@ function(tband_add_board target board)
   # The startup code's copy loops must not become memcpy/memset calls: there is no C library.
   set_source_files_properties(${dir}/startup.c TARGET_DIRECTORY ${target}
     PROPERTIES COMPILE_OPTIONS -fno-tree-loop-distribute-patterns)
-  target_link_options(${target} PRIVATE -T ${dir}/${board}.ld)
+  # The board's startup code and linker script replace the C library's.
+  target_link_options(${target} PRIVATE -nostdlib -T ${dir}/${board}.ld)
   target_link_libraries(${target} PRIVATE gcc)
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${dir}/${board}.ld)
 endfunction()

@@ -58,7 +58,18 @@ namespace detail {
 // event is written by the one routine encode_fields() below the writers, so
 // that an image holds a single copy of the encoding code. Both write the same bytes (the round-trip
 // tests run on both builds).
-#if defined(__OPTIMIZE_SIZE__) && defined(__GNUC__)
+//
+// The choice is the tracer's tband_configOPTIMIZE_FOR_SIZE when the firmware's
+// configuration is seen (the tracer includes tband.h first), so that it is
+// the same in every file of the tracer; else, used alone, the compiler's -Os.
+#if defined(tband_configOPTIMIZE_FOR_SIZE)
+#define TBAND_ENCODE_FOR_SIZE (tband_configOPTIMIZE_FOR_SIZE == 1)
+#elif defined(__OPTIMIZE_SIZE__)
+#define TBAND_ENCODE_FOR_SIZE 1
+#else
+#define TBAND_ENCODE_FOR_SIZE 0
+#endif
+#if TBAND_ENCODE_FOR_SIZE && defined(__GNUC__)
 #define TBAND_ENCODE_COMPACT 1
 #define TBAND_ENCODE_SHARED __attribute__((noinline))
 #else
@@ -168,7 +179,7 @@ constexpr void put_u8(W& w, std::uint8_t value) noexcept {
 // compare, a shift and a store, and the write position folds into constant
 // offsets. Built for size (-Os, as firmware usually is), it stays a loop, and
 // on 32-bit targets only the bytes above bit 32 use 64-bit shifts.
-#if defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__)
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && !TBAND_ENCODE_FOR_SIZE
 #define TBAND_ENCODE_VARLEN_UNROLL _Pragma("GCC unroll 10")
 #else
 #define TBAND_ENCODE_VARLEN_UNROLL
@@ -192,7 +203,7 @@ constexpr void put_u32(W& w, std::uint32_t value) noexcept {
 
 template <class W>
 constexpr void put_u64(W& w, std::uint64_t value) noexcept {
-#if UINTPTR_MAX <= 0xFFFFFFFFu && defined(__OPTIMIZE_SIZE__)
+#if UINTPTR_MAX <= 0xFFFFFFFFu && TBAND_ENCODE_FOR_SIZE
   while (value > 0xFFFFFFFFu) {
     w.put_nonzero(static_cast<std::uint8_t>(value | 0x80u));
     value >>= 7;
@@ -830,6 +841,10 @@ struct CoreId {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes core_id into buf (at least CoreId::kMaxFramedLen bytes); returns the frame length.
@@ -844,6 +859,10 @@ struct DroppedEvtCnt {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes dropped_evt_cnt into buf (at least DroppedEvtCnt::kMaxFramedLen bytes); returns the frame length.
@@ -858,6 +877,10 @@ struct TsResolutionNs {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 11;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes ts_resolution_ns into buf (at least TsResolutionNs::kMaxFramedLen bytes); returns the frame length.
@@ -872,6 +895,10 @@ struct IsrName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 6 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes isr_name into buf (at least IsrName::kMaxFramedLen bytes); returns the frame length.
@@ -891,6 +918,10 @@ struct IsrEnter {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes isr_enter into buf (at least IsrEnter::kMaxFramedLen bytes); returns the frame length.
@@ -905,6 +936,10 @@ struct IsrExit {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes isr_exit into buf (at least IsrExit::kMaxFramedLen bytes); returns the frame length.
@@ -919,6 +954,10 @@ struct EvtmarkerName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 6 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes evtmarker_name into buf (at least EvtmarkerName::kMaxFramedLen bytes); returns the frame length.
@@ -938,6 +977,10 @@ struct Evtmarker {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 16 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes evtmarker into buf (at least Evtmarker::kMaxFramedLen bytes); returns the frame length.
@@ -957,6 +1000,10 @@ struct EvtmarkerBegin {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 16 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes evtmarker_begin into buf (at least EvtmarkerBegin::kMaxFramedLen bytes); returns the frame length.
@@ -976,6 +1023,10 @@ struct EvtmarkerEnd {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes evtmarker_end into buf (at least EvtmarkerEnd::kMaxFramedLen bytes); returns the frame length.
@@ -990,6 +1041,10 @@ struct ValmarkerName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 6 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes valmarker_name into buf (at least ValmarkerName::kMaxFramedLen bytes); returns the frame length.
@@ -1009,6 +1064,10 @@ struct Valmarker {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU64) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes valmarker into buf (at least Valmarker::kMaxFramedLen bytes); returns the frame length.
@@ -1023,6 +1082,10 @@ struct MetadataOverflow {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes metadata_overflow into buf (at least MetadataOverflow::kMaxFramedLen bytes); returns the frame length.
@@ -1039,6 +1102,8 @@ struct SchemaId {
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
   /// The compact encoder's spec for all its fields (encode_fields()).
   static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes schema_id into buf (at least SchemaId::kMaxFramedLen bytes); returns the frame length.
@@ -1060,6 +1125,10 @@ struct TaskSwitchedIn {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_switched_in into buf (at least TaskSwitchedIn::kMaxFramedLen bytes); returns the frame length.
@@ -1074,6 +1143,10 @@ struct TaskToRdyState {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_to_rdy_state into buf (at least TaskToRdyState::kMaxFramedLen bytes); returns the frame length.
@@ -1088,6 +1161,10 @@ struct TaskResumed {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_resumed into buf (at least TaskResumed::kMaxFramedLen bytes); returns the frame length.
@@ -1102,6 +1179,10 @@ struct TaskResumedFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_resumed_from_isr into buf (at least TaskResumedFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1116,6 +1197,10 @@ struct TaskSuspended {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_suspended into buf (at least TaskSuspended::kMaxFramedLen bytes); returns the frame length.
@@ -1130,6 +1215,10 @@ struct CurtaskDelay {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_delay into buf (at least CurtaskDelay::kMaxFramedLen bytes); returns the frame length.
@@ -1144,6 +1233,10 @@ struct CurtaskDelayUntil {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_delay_until into buf (at least CurtaskDelayUntil::kMaxFramedLen bytes); returns the frame length.
@@ -1158,6 +1251,10 @@ struct TaskPrioritySet {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_priority_set into buf (at least TaskPrioritySet::kMaxFramedLen bytes); returns the frame length.
@@ -1172,6 +1269,10 @@ struct TaskPriorityInherit {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_priority_inherit into buf (at least TaskPriorityInherit::kMaxFramedLen bytes); returns the frame length.
@@ -1186,6 +1287,10 @@ struct TaskPriorityDisinherit {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_priority_disinherit into buf (at least TaskPriorityDisinherit::kMaxFramedLen bytes); returns the frame length.
@@ -1200,6 +1305,10 @@ struct TaskCreated {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_created into buf (at least TaskCreated::kMaxFramedLen bytes); returns the frame length.
@@ -1214,6 +1323,10 @@ struct TaskName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 6 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes task_name into buf (at least TaskName::kMaxFramedLen bytes); returns the frame length.
@@ -1233,6 +1346,10 @@ struct TaskIsIdleTask {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 11;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_is_idle_task into buf (at least TaskIsIdleTask::kMaxFramedLen bytes); returns the frame length.
@@ -1247,6 +1364,10 @@ struct TaskIsTimerTask {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 6;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_is_timer_task into buf (at least TaskIsTimerTask::kMaxFramedLen bytes); returns the frame length.
@@ -1261,6 +1382,10 @@ struct TaskDeleted {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_deleted into buf (at least TaskDeleted::kMaxFramedLen bytes); returns the frame length.
@@ -1275,6 +1400,10 @@ struct QueueCreated {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_created into buf (at least QueueCreated::kMaxFramedLen bytes); returns the frame length.
@@ -1289,6 +1418,10 @@ struct QueueName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 6 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes queue_name into buf (at least QueueName::kMaxFramedLen bytes); returns the frame length.
@@ -1308,6 +1441,10 @@ struct QueueKind {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 7;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32, FieldWidth::kU8) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_kind into buf (at least QueueKind::kMaxFramedLen bytes); returns the frame length.
@@ -1322,6 +1459,10 @@ struct QueueSend {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_send into buf (at least QueueSend::kMaxFramedLen bytes); returns the frame length.
@@ -1336,6 +1477,10 @@ struct QueueSendFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_send_from_isr into buf (at least QueueSendFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1350,6 +1495,10 @@ struct QueueOverwrite {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_overwrite into buf (at least QueueOverwrite::kMaxFramedLen bytes); returns the frame length.
@@ -1364,6 +1513,10 @@ struct QueueOverwriteFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_overwrite_from_isr into buf (at least QueueOverwriteFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1378,6 +1531,10 @@ struct QueueReceive {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_receive into buf (at least QueueReceive::kMaxFramedLen bytes); returns the frame length.
@@ -1392,6 +1549,10 @@ struct QueueReceiveFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_receive_from_isr into buf (at least QueueReceiveFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1406,6 +1567,10 @@ struct QueueReset {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_reset into buf (at least QueueReset::kMaxFramedLen bytes); returns the frame length.
@@ -1420,6 +1585,10 @@ struct CurtaskBlockOnQueuePeek {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_queue_peek into buf (at least CurtaskBlockOnQueuePeek::kMaxFramedLen bytes); returns the frame length.
@@ -1434,6 +1603,10 @@ struct CurtaskBlockOnQueueSend {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_queue_send into buf (at least CurtaskBlockOnQueueSend::kMaxFramedLen bytes); returns the frame length.
@@ -1448,6 +1621,10 @@ struct CurtaskBlockOnQueueReceive {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_queue_receive into buf (at least CurtaskBlockOnQueueReceive::kMaxFramedLen bytes); returns the frame length.
@@ -1462,6 +1639,10 @@ struct QueueCurLength {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_cur_length into buf (at least QueueCurLength::kMaxFramedLen bytes); returns the frame length.
@@ -1476,6 +1657,10 @@ struct TaskEvtmarkerName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 11 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes task_evtmarker_name into buf (at least TaskEvtmarkerName::kMaxFramedLen bytes); returns the frame length.
@@ -1495,6 +1680,10 @@ struct TaskEvtmarker {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 16 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes task_evtmarker into buf (at least TaskEvtmarker::kMaxFramedLen bytes); returns the frame length.
@@ -1514,6 +1703,10 @@ struct TaskEvtmarkerBegin {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 16 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes task_evtmarker_begin into buf (at least TaskEvtmarkerBegin::kMaxFramedLen bytes); returns the frame length.
@@ -1533,6 +1726,10 @@ struct TaskEvtmarkerEnd {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_evtmarker_end into buf (at least TaskEvtmarkerEnd::kMaxFramedLen bytes); returns the frame length.
@@ -1547,6 +1744,10 @@ struct TaskValmarkerName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 11 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes task_valmarker_name into buf (at least TaskValmarkerName::kMaxFramedLen bytes); returns the frame length.
@@ -1566,6 +1767,10 @@ struct TaskValmarker {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU64) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_valmarker into buf (at least TaskValmarker::kMaxFramedLen bytes); returns the frame length.
@@ -1580,6 +1785,10 @@ struct TaskNotify {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 23;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU8, FieldWidth::kU8, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_notify into buf (at least TaskNotify::kMaxFramedLen bytes); returns the frame length.
@@ -1594,6 +1803,10 @@ struct TaskNotifyFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 23;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU8, FieldWidth::kU8, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes task_notify_from_isr into buf (at least TaskNotifyFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1608,6 +1821,10 @@ struct CurtaskBlockOnNotifyTake {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 17;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU8, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_notify_take into buf (at least CurtaskBlockOnNotifyTake::kMaxFramedLen bytes); returns the frame length.
@@ -1622,6 +1839,10 @@ struct CurtaskBlockOnNotifyWait {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 17;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU8, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_notify_wait into buf (at least CurtaskBlockOnNotifyWait::kMaxFramedLen bytes); returns the frame length.
@@ -1636,6 +1857,10 @@ struct CurtaskNotifyTake {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 22;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU8, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_notify_take into buf (at least CurtaskNotifyTake::kMaxFramedLen bytes); returns the frame length.
@@ -1650,6 +1875,10 @@ struct CurtaskNotifyWait {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 23;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU8, FieldWidth::kU8, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_notify_wait into buf (at least CurtaskNotifyWait::kMaxFramedLen bytes); returns the frame length.
@@ -1664,6 +1893,10 @@ struct EventGroupCreated {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes event_group_created into buf (at least EventGroupCreated::kMaxFramedLen bytes); returns the frame length.
@@ -1678,6 +1911,10 @@ struct EventGroupName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 6 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes event_group_name into buf (at least EventGroupName::kMaxFramedLen bytes); returns the frame length.
@@ -1697,6 +1934,10 @@ struct EventGroupSetBits {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes event_group_set_bits into buf (at least EventGroupSetBits::kMaxFramedLen bytes); returns the frame length.
@@ -1711,6 +1952,10 @@ struct EventGroupClearBits {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes event_group_clear_bits into buf (at least EventGroupClearBits::kMaxFramedLen bytes); returns the frame length.
@@ -1725,6 +1970,10 @@ struct EventGroupSetBitsFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes event_group_set_bits_from_isr into buf (at least EventGroupSetBitsFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1739,6 +1988,10 @@ struct EventGroupClearBitsFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes event_group_clear_bits_from_isr into buf (at least EventGroupClearBitsFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1753,6 +2006,10 @@ struct CurtaskBlockOnEventGroupWait {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_event_group_wait into buf (at least CurtaskBlockOnEventGroupWait::kMaxFramedLen bytes); returns the frame length.
@@ -1767,6 +2024,10 @@ struct CurtaskBlockOnEventGroupSync {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_event_group_sync into buf (at least CurtaskBlockOnEventGroupSync::kMaxFramedLen bytes); returns the frame length.
@@ -1781,6 +2042,10 @@ struct CurtaskEventGroupWaitEnd {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 22;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU8) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_event_group_wait_end into buf (at least CurtaskEventGroupWaitEnd::kMaxFramedLen bytes); returns the frame length.
@@ -1795,6 +2060,10 @@ struct EventGroupDeleted {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes event_group_deleted into buf (at least EventGroupDeleted::kMaxFramedLen bytes); returns the frame length.
@@ -1809,6 +2078,10 @@ struct StreamBufferCreated {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 22;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU8, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_created into buf (at least StreamBufferCreated::kMaxFramedLen bytes); returns the frame length.
@@ -1823,6 +2096,10 @@ struct StreamBufferName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 6 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes stream_buffer_name into buf (at least StreamBufferName::kMaxFramedLen bytes); returns the frame length.
@@ -1842,6 +2119,10 @@ struct StreamBufferDeleted {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_deleted into buf (at least StreamBufferDeleted::kMaxFramedLen bytes); returns the frame length.
@@ -1856,6 +2137,10 @@ struct StreamBufferReset {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_reset into buf (at least StreamBufferReset::kMaxFramedLen bytes); returns the frame length.
@@ -1870,6 +2155,10 @@ struct StreamBufferSend {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_send into buf (at least StreamBufferSend::kMaxFramedLen bytes); returns the frame length.
@@ -1884,6 +2173,10 @@ struct StreamBufferSendFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_send_from_isr into buf (at least StreamBufferSendFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1898,6 +2191,10 @@ struct StreamBufferReceive {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_receive into buf (at least StreamBufferReceive::kMaxFramedLen bytes); returns the frame length.
@@ -1912,6 +2209,10 @@ struct StreamBufferReceiveFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_receive_from_isr into buf (at least StreamBufferReceiveFromIsr::kMaxFramedLen bytes); returns the frame length.
@@ -1926,6 +2227,10 @@ struct CurtaskBlockOnStreamBufferSend {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_stream_buffer_send into buf (at least CurtaskBlockOnStreamBufferSend::kMaxFramedLen bytes); returns the frame length.
@@ -1940,6 +2245,10 @@ struct CurtaskBlockOnStreamBufferReceive {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes curtask_block_on_stream_buffer_receive into buf (at least CurtaskBlockOnStreamBufferReceive::kMaxFramedLen bytes); returns the frame length.
@@ -1954,6 +2263,10 @@ struct StreamBufferSendFailed {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_send_failed into buf (at least StreamBufferSendFailed::kMaxFramedLen bytes); returns the frame length.
@@ -1968,6 +2281,10 @@ struct StreamBufferReceiveFailed {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_receive_failed into buf (at least StreamBufferReceiveFailed::kMaxFramedLen bytes); returns the frame length.
@@ -1982,6 +2299,10 @@ struct StreamBufferCreateFailed {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 12;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU8) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes stream_buffer_create_failed into buf (at least StreamBufferCreateFailed::kMaxFramedLen bytes); returns the frame length.
@@ -1996,6 +2317,10 @@ struct TimerCreated {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 22;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU8) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes timer_created into buf (at least TimerCreated::kMaxFramedLen bytes); returns the frame length.
@@ -2010,6 +2335,10 @@ struct TimerName {
   /// Longest unframed encoding (string at kMaxStrLen).
   static constexpr std::size_t kMaxRawLen = 6 + kMaxStrLen;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = true;
 };
 
 /// Writes timer_name into buf (at least TimerName::kMaxFramedLen bytes); returns the frame length.
@@ -2029,6 +2358,10 @@ struct TimerCreateFailed {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 11;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes timer_create_failed into buf (at least TimerCreateFailed::kMaxFramedLen bytes); returns the frame length.
@@ -2043,6 +2376,10 @@ struct TimerCommandSend {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 23;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU8, FieldWidth::kU32, FieldWidth::kU8) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes timer_command_send into buf (at least TimerCommandSend::kMaxFramedLen bytes); returns the frame length.
@@ -2057,6 +2394,10 @@ struct TimerCommandReceived {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 22;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU8, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes timer_command_received into buf (at least TimerCommandReceived::kMaxFramedLen bytes); returns the frame length.
@@ -2071,6 +2412,10 @@ struct TimerExpired {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 16;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes timer_expired into buf (at least TimerExpired::kMaxFramedLen bytes); returns the frame length.
@@ -2085,6 +2430,10 @@ struct QueueSetSend {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 26;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_set_send into buf (at least QueueSetSend::kMaxFramedLen bytes); returns the frame length.
@@ -2099,6 +2448,10 @@ struct QueueSetAdd {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_set_add into buf (at least QueueSetAdd::kMaxFramedLen bytes); returns the frame length.
@@ -2113,6 +2466,10 @@ struct QueueSetRemove {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_set_remove into buf (at least QueueSetRemove::kMaxFramedLen bytes); returns the frame length.
@@ -2127,6 +2484,10 @@ struct QueueSetSelect {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_set_select into buf (at least QueueSetSelect::kMaxFramedLen bytes); returns the frame length.
@@ -2141,6 +2502,10 @@ struct QueueSetSelectFromIsr {
   /// Longest unframed encoding.
   static constexpr std::size_t kMaxRawLen = 21;
   static constexpr std::size_t kMaxFramedLen = cobs_max_framed_len(kMaxRawLen);
+  /// The compact encoder's spec for all its fields (encode_fields()).
+  static constexpr std::uint32_t kSpec = field_spec(FieldWidth::kU64, FieldWidth::kU32, FieldWidth::kU32) | kId;
+  /// Whether a string follows the integer fields.
+  static constexpr bool kHasString = false;
 };
 
 /// Writes queue_set_select_from_isr into buf (at least QueueSetSelectFromIsr::kMaxFramedLen bytes); returns the frame length.

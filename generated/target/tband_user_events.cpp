@@ -13,7 +13,7 @@
 namespace enc = tband::enc;
 namespace hook = tband::rt::hook;
 
-#if defined(__OPTIMIZE_SIZE__)
+#if tband_configOPTIMIZE_FOR_SIZE == 1
 // Built for size: one body for every hook (and no second encoder).
 __attribute__((noinline)) void hook::trace_user_event(std::uint32_t spec, std::uint64_t* fields,
                                                       const char* str) noexcept {
@@ -22,9 +22,9 @@ __attribute__((noinline)) void hook::trace_user_event(std::uint32_t spec, std::u
 #endif
 
 void hook::send_schema_id() noexcept {
-#if defined(__OPTIMIZE_SIZE__)
+#if tband_configOPTIMIZE_FOR_SIZE == 1
   std::uint64_t fields[] = {0, enc::kSchemaTraceId};
-  trace_user_event(enc::SchemaId::kSpec | kUserMetadata, fields, enc::kUserGroupNames);
+  trace_user_event(enc::SchemaId::kSpec | kFromValue, fields, enc::kUserGroupNames);
 #else
   trace_user_event_inline<enc::SchemaId>([](std::uint8_t* out, std::uint64_t) __attribute__((always_inline)) {
     return enc::encode_schema_id(out, enc::kSchemaTraceId, enc::kUserGroupNames);

@@ -1,28 +1,19 @@
-// The backend chosen in tband_config.h. Each backend header provides, in
-// namespace tband::rt::backend:
-//   class CoreLock         held while a core handles one event: ctor(core)
-//                          takes the core's backend lock if tracing is on;
-//                          active() says whether it did
-//   kReportsCheckEnabled   the slow path checks the on/off switch (one core)
-//   class Writer           ctor(core); deliver(frame, len, is_metadata) hands an
-//                          encoded frame over: kDelivered, kDropped or kFull;
-//                          deliver_report(frame, len) the same for a report
-//                          the tracer adds (no hook call);
-//   kCanDrop               deliver() may come back kDropped (else the drop handling is left out)
-//   kEncodesInPlace        in-place backends also have write<kMaxFramedLen[, kIsEvent]>(encode),
-//                          which encodes straight into the backend's buffer
-//   accepting()            tracing is on (a hint, checked without the lock)
-//   stop_because_full()    called after a write came back kFull
-//   metadata_changed(core, buffer)  after every metadata append
-// Everything is resolved at compile time: no function pointers per event.
+// The backend chosen in tband_config.h (tband_configBACKEND, which
+// config_defaults.h derives from the tband_configUSE_BACKEND_* switches when
+// it is not set), checked against the contract every backend fulfils
+// (backend_contract.hpp). To add a backend, see target/README.md.
 #pragma once
 
-#if tband_configUSE_BACKEND_STREAMING == 1
+#if tband_configBACKEND == TBAND_BACKEND_STREAMING
 #include "backend_streaming.hpp"
-#elif tband_configUSE_BACKEND_SNAPSHOT == 1
+#elif tband_configBACKEND == TBAND_BACKEND_SNAPSHOT
 #include "backend_snapshot.hpp"
-#elif tband_configUSE_BACKEND_POST_MORTEM == 1
+#elif tband_configBACKEND == TBAND_BACKEND_POST_MORTEM
 #include "backend_post_mortem.hpp"
-#elif tband_configUSE_BACKEND_EXTERNAL == 1
+#elif tband_configBACKEND == TBAND_BACKEND_EXTERNAL
 #include "backend_external.hpp"
+#else
+#error "tband: tband_configBACKEND names no backend (config_checks.h says which to set)"
 #endif
+
+#include "backend_contract.hpp"

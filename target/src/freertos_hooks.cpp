@@ -52,8 +52,8 @@ __attribute__((always_inline)) inline std::uint32_t next_id(std::atomic<std::uin
 extern "C" std::uint32_t tband_freertos_hook_task_created(std::uint32_t priority) {
   const std::uint32_t id = next_id(g_next_task_id);
 #if tband_configFREERTOS_TASK_TRACE_ENABLE == 1
-  trace_hook(kTsValue | enc::TaskCreated::kId, id, 0);
-  trace_hook(kTsValueU32 | enc::TaskPrioritySet::kId, id, priority);
+  trace_hook(kKind<enc::TaskCreated, kTsValue>, id, 0);
+  trace_hook(kKind<enc::TaskPrioritySet, kTsValueU32>, id, priority);
 #else
   (void)priority;
 #endif
@@ -61,15 +61,15 @@ extern "C" std::uint32_t tband_freertos_hook_task_created(std::uint32_t priority
 }
 
 extern "C" void tband_freertos_hook_task_name(std::uint32_t task_id, const char* name) {
-  trace_hook(kMetaValueStr | enc::TaskName::kId, task_id, as_payload(name));
+  trace_hook(kKind<enc::TaskName, kMetaValueStr>, task_id, as_payload(name));
 }
 
 extern "C" std::uint32_t tband_freertos_hook_queue_created(std::uint32_t kind) {
   const std::uint32_t id = next_id(g_next_queue_id);
-  trace_hook(kTsValue | enc::QueueCreated::kId, id, 0);
+  trace_hook(kKind<enc::QueueCreated, kTsValue>, id, 0);
 #if tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1
-  trace_hook(kMetaValueU8 | enc::QueueKind::kId, id, kind);
-  trace_hook(kTsValueU32 | enc::QueueCurLength::kId, id, 0);
+  trace_hook(kKind<enc::QueueKind, kMetaValueU8>, id, kind);
+  trace_hook(kKind<enc::QueueCurLength, kTsValueU32>, id, 0);
 #else
   (void)kind;
 #endif
@@ -77,15 +77,15 @@ extern "C" std::uint32_t tband_freertos_hook_queue_created(std::uint32_t kind) {
 }
 
 extern "C" void tband_freertos_hook_queue_name(std::uint32_t queue_id, const char* name) {
-  trace_hook(kMetaValueStr | enc::QueueName::kId, queue_id, as_payload(name));
+  trace_hook(kKind<enc::QueueName, kMetaValueStr>, queue_id, as_payload(name));
 }
 
 extern "C" void tband_freertos_hook_idle_task(std::uint32_t task_id, std::uint32_t core_id) {
-  trace_hook(kMetaValueU32 | enc::TaskIsIdleTask::kId, task_id, core_id);
+  trace_hook(kKind<enc::TaskIsIdleTask, kMetaValueU32>, task_id, core_id);
 }
 
 extern "C" void tband_freertos_hook_timer_task(std::uint32_t task_id) {
-  trace_hook(kMetaValue | enc::TaskIsTimerTask::kId, task_id, 0);
+  trace_hook(kKind<enc::TaskIsTimerTask, kMetaValue>, task_id, 0);
 }
 
 // ---- Scheduling ------------------------------------------------------------------
@@ -116,48 +116,48 @@ extern "C" bool tband_freertos_hook_task_switched_in(std::uint32_t task_id) {
   }
   current = task_id;
   traced = rt::backend::accepting();  // tracing is on (always, for the external backend)
-  trace_hook(kTsValue | enc::TaskSwitchedIn::kId, task_id, 0);
+  trace_hook(kKind<enc::TaskSwitchedIn, kTsValue>, task_id, 0);
   return first;
 }
 
 extern "C" void tband_freertos_hook_task_to_rdy_state(std::uint32_t task_id) {
-  trace_hook(kTsValue | enc::TaskToRdyState::kId, task_id, 0);
+  trace_hook(kKind<enc::TaskToRdyState, kTsValue>, task_id, 0);
 }
 extern "C" void tband_freertos_hook_task_resumed(std::uint32_t task_id) {
-  trace_hook(kTsValue | enc::TaskResumed::kId, task_id, 0);
+  trace_hook(kKind<enc::TaskResumed, kTsValue>, task_id, 0);
 }
 extern "C" void tband_freertos_hook_task_resumed_from_isr(std::uint32_t task_id) {
-  trace_hook(kTsValue | enc::TaskResumedFromIsr::kId, task_id, 0);
+  trace_hook(kKind<enc::TaskResumedFromIsr, kTsValue>, task_id, 0);
 }
 extern "C" void tband_freertos_hook_task_suspended(std::uint32_t task_id) {
-  trace_hook(kTsValue | enc::TaskSuspended::kId, task_id, 0);
+  trace_hook(kKind<enc::TaskSuspended, kTsValue>, task_id, 0);
 }
 extern "C" void tband_freertos_hook_task_deleted(std::uint32_t task_id) {
-  trace_hook(kTsValue | enc::TaskDeleted::kId, task_id, 0);
+  trace_hook(kKind<enc::TaskDeleted, kTsValue>, task_id, 0);
 }
 extern "C" void tband_freertos_hook_curtask_delay(std::uint32_t ticks) {
-  trace_hook(kTsValue | enc::CurtaskDelay::kId, ticks, 0);
+  trace_hook(kKind<enc::CurtaskDelay, kTsValue>, ticks, 0);
 }
 extern "C" void tband_freertos_hook_curtask_delay_until(std::uint32_t time_to_wake) {
-  trace_hook(kTsValue | enc::CurtaskDelayUntil::kId, time_to_wake, 0);
+  trace_hook(kKind<enc::CurtaskDelayUntil, kTsValue>, time_to_wake, 0);
 }
 extern "C" void tband_freertos_hook_task_priority_set(std::uint32_t task_id, std::uint32_t priority) {
-  trace_hook(kTsValueU32 | enc::TaskPrioritySet::kId, task_id, priority);
+  trace_hook(kKind<enc::TaskPrioritySet, kTsValueU32>, task_id, priority);
 }
 extern "C" void tband_freertos_hook_task_priority_inherit(std::uint32_t task_id, std::uint32_t priority) {
-  trace_hook(kTsValueU32 | enc::TaskPriorityInherit::kId, task_id, priority);
+  trace_hook(kKind<enc::TaskPriorityInherit, kTsValueU32>, task_id, priority);
 }
 extern "C" void tband_freertos_hook_task_priority_disinherit(std::uint32_t task_id, std::uint32_t priority) {
-  trace_hook(kTsValueU32 | enc::TaskPriorityDisinherit::kId, task_id, priority);
+  trace_hook(kKind<enc::TaskPriorityDisinherit, kTsValueU32>, task_id, priority);
 }
 extern "C" void tband_freertos_hook_block_on_queue_send(std::uint32_t queue_id, std::uint32_t ticks_to_wait) {
-  trace_hook(kTsValueU32 | enc::CurtaskBlockOnQueueSend::kId, queue_id, ticks_to_wait);
+  trace_hook(kKind<enc::CurtaskBlockOnQueueSend, kTsValueU32>, queue_id, ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_block_on_queue_receive(std::uint32_t queue_id, std::uint32_t ticks_to_wait) {
-  trace_hook(kTsValueU32 | enc::CurtaskBlockOnQueueReceive::kId, queue_id, ticks_to_wait);
+  trace_hook(kKind<enc::CurtaskBlockOnQueueReceive, kTsValueU32>, queue_id, ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_block_on_queue_peek(std::uint32_t queue_id, std::uint32_t ticks_to_wait) {
-  trace_hook(kTsValueU32 | enc::CurtaskBlockOnQueuePeek::kId, queue_id, ticks_to_wait);
+  trace_hook(kKind<enc::CurtaskBlockOnQueuePeek, kTsValueU32>, queue_id, ticks_to_wait);
 }
 
 #endif  // tband_configFREERTOS_TASK_TRACE_ENABLE == 1
@@ -184,27 +184,27 @@ constexpr std::uint32_t after_receive(std::uint32_t waiting) noexcept { return w
 }  // namespace
 
 extern "C" void tband_freertos_hook_queue_send(std::uint32_t queue_id, std::uint32_t waiting, std::uint32_t length) {
-  queue_send(kTsValueU32 | enc::QueueSend::kId, kTsValueU32 | enc::QueueOverwrite::kId, queue_id, waiting, length);
+  queue_send(kKind<enc::QueueSend, kTsValueU32>, kKind<enc::QueueOverwrite, kTsValueU32>, queue_id, waiting, length);
 }
 extern "C" void tband_freertos_hook_queue_send_from_isr(std::uint32_t queue_id, std::uint32_t waiting,
                                                        std::uint32_t length) {
-  queue_send(kTsValueU32 | enc::QueueSendFromIsr::kId, kTsValueU32 | enc::QueueOverwriteFromIsr::kId, queue_id,
+  queue_send(kKind<enc::QueueSendFromIsr, kTsValueU32>, kKind<enc::QueueOverwriteFromIsr, kTsValueU32>, queue_id,
              waiting, length);
 }
 extern "C" void tband_freertos_hook_queue_receive(std::uint32_t queue_id, std::uint32_t waiting) {
-  trace_hook(kTsValueU32 | enc::QueueReceive::kId, queue_id, after_receive(waiting));
+  trace_hook(kKind<enc::QueueReceive, kTsValueU32>, queue_id, after_receive(waiting));
 }
 extern "C" void tband_freertos_hook_queue_receive_from_isr(std::uint32_t queue_id, std::uint32_t waiting) {
-  trace_hook(kTsValueU32 | enc::QueueReceiveFromIsr::kId, queue_id, after_receive(waiting));
+  trace_hook(kKind<enc::QueueReceiveFromIsr, kTsValueU32>, queue_id, after_receive(waiting));
 }
 extern "C" void tband_freertos_hook_queue_reset(std::uint32_t queue_id) {
-  trace_hook(kTsValue | enc::QueueReset::kId, queue_id, 0);
+  trace_hook(kKind<enc::QueueReset, kTsValue>, queue_id, 0);
 }
 extern "C" void tband_freertos_hook_queue_cur_length(std::uint32_t queue_id, std::uint32_t length) {
-  trace_hook(kTsValueU32 | enc::QueueCurLength::kId, queue_id, length);
+  trace_hook(kKind<enc::QueueCurLength, kTsValueU32>, queue_id, length);
 }
 extern "C" void tband_freertos_hook_queue_kind(std::uint32_t queue_id, std::uint32_t kind) {
-  trace_hook(kMetaValueU8 | enc::QueueKind::kId, queue_id, kind);
+  trace_hook(kKind<enc::QueueKind, kMetaValueU8>, queue_id, kind);
 }
 
 #endif  // tband_configFREERTOS_QUEUE_TRACE_ENABLE == 1
@@ -224,7 +224,7 @@ namespace {
 // compact encoder, with up to four fields passed in registers and put in a
 // scratch of their own, inside the critical section (the base hooks' scratch
 // holds three fields: the base images stay as they are).
-#if defined(__OPTIMIZE_SIZE__)
+#if tband_configOPTIMIZE_FOR_SIZE == 1
 std::uint64_t g_fields[rt::kCores][5];
 
 __attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint32_t a, std::uint32_t b, std::uint32_t c,
@@ -249,25 +249,22 @@ __attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint32_t a,
 // body for all of them); built for speed, the event's own generated encoder
 // (its arguments: the same fields, typed) inlined into the hook, as the base
 // hooks are (user_hook.hpp's body).
-#if defined(__OPTIMIZE_SIZE__)
-#define TBAND_OBJECT_EVENT(Event, encoder, spec, a, b, c, d, ...) trace_fields((spec) | enc::Event::kId, a, b, c, d)
+#if tband_configOPTIMIZE_FOR_SIZE == 1
+// trace_fields() takes the timestamp and up to four integer fields: no string, no metadata.
+template <class Event>
+constexpr bool fits_trace_fields() noexcept {
+  return !Event::kIsMetadata && !Event::kHasString && (Event::kSpec & (0x3Fu << 18)) == 0;
+}
+#define TBAND_OBJECT_EVENT(Event, encoder, a, b, c, d, ...)                                      \
+  do {                                                                                          \
+    static_assert(fits_trace_fields<enc::Event>(), "tband: " #Event " does not fit trace_fields()"); \
+    trace_fields(enc::Event::kSpec, a, b, c, d);                                                \
+  } while (0)
 #else
-#define TBAND_OBJECT_EVENT(Event, encoder, spec, a, b, c, d, ...)                           \
+#define TBAND_OBJECT_EVENT(Event, encoder, a, b, c, d, ...)                                 \
   trace_user_event_inline<enc::Event>([&](std::uint8_t* out, std::uint64_t ts)             \
                                           __attribute__((always_inline)) { return enc::encoder(out, ts, __VA_ARGS__); })
 #endif
-
-constexpr std::uint32_t kTsU32U8U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU8, Width::kU32);
-constexpr std::uint32_t kTsU8U32 = enc::field_spec(Width::kU64, Width::kU8, Width::kU32);
-constexpr std::uint32_t kTsU8U32U32 = enc::field_spec(Width::kU64, Width::kU8, Width::kU32, Width::kU32);
-constexpr std::uint32_t kTsU8U8U32U32 =
-    enc::field_spec(Width::kU64, Width::kU8, Width::kU8, Width::kU32, Width::kU32);
-constexpr std::uint32_t kTsU32U32U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU32);
-constexpr std::uint32_t kTsU32U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32, Width::kU8);
-constexpr std::uint32_t kTsU32U8U32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU32);
-constexpr std::uint32_t kTsU8 = enc::field_spec(Width::kU64, Width::kU8);
-constexpr std::uint32_t kTs = enc::field_spec(Width::kU64);
-constexpr std::uint32_t kTsU32U8U32U8 = enc::field_spec(Width::kU64, Width::kU32, Width::kU8, Width::kU32, Width::kU8);
 
 }  // namespace
 
@@ -282,33 +279,33 @@ static_assert(TBAND_FRNA_INCREMENT == static_cast<unsigned>(enc::FrNotifyAction:
 
 extern "C" void tband_freertos_hook_task_notify(std::uint32_t task_id, std::uint32_t index, std::uint32_t action,
                                                 std::uint32_t value) {
-  TBAND_OBJECT_EVENT(TaskNotify, encode_task_notify, kTsU32U8U8U32, task_id, index, action, value, task_id,
+  TBAND_OBJECT_EVENT(TaskNotify, encode_task_notify, task_id, index, action, value, task_id,
                      static_cast<std::uint8_t>(index), static_cast<enc::FrNotifyAction>(static_cast<std::uint8_t>(action)), value);
 }
 extern "C" void tband_freertos_hook_task_notify_from_isr(std::uint32_t task_id, std::uint32_t index,
                                                          std::uint32_t action, std::uint32_t value) {
-  TBAND_OBJECT_EVENT(TaskNotifyFromIsr, encode_task_notify_from_isr, kTsU32U8U8U32, task_id, index, action, value,
+  TBAND_OBJECT_EVENT(TaskNotifyFromIsr, encode_task_notify_from_isr, task_id, index, action, value,
                      task_id, static_cast<std::uint8_t>(index), static_cast<enc::FrNotifyAction>(static_cast<std::uint8_t>(action)), value);
 }
 extern "C" void tband_freertos_hook_block_on_notify_take(std::uint32_t index, std::uint32_t ticks_to_wait) {
-  TBAND_OBJECT_EVENT(CurtaskBlockOnNotifyTake, encode_curtask_block_on_notify_take, kTsU8U32, index, ticks_to_wait, 0,
+  TBAND_OBJECT_EVENT(CurtaskBlockOnNotifyTake, encode_curtask_block_on_notify_take, index, ticks_to_wait, 0,
                      0, static_cast<std::uint8_t>(index), ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_block_on_notify_wait(std::uint32_t index, std::uint32_t ticks_to_wait) {
-  TBAND_OBJECT_EVENT(CurtaskBlockOnNotifyWait, encode_curtask_block_on_notify_wait, kTsU8U32, index, ticks_to_wait, 0,
+  TBAND_OBJECT_EVENT(CurtaskBlockOnNotifyWait, encode_curtask_block_on_notify_wait, index, ticks_to_wait, 0,
                      0, static_cast<std::uint8_t>(index), ticks_to_wait);
 }
 // The kernel calls the hook before it takes: a count left is 0 when the
 // caller clears it, else one less (nothing changes when there is none).
 extern "C" void tband_freertos_hook_notify_take(std::uint32_t index, std::uint32_t value, bool clear) {
   const std::uint32_t left = (clear || value == 0) ? 0 : value - 1;
-  TBAND_OBJECT_EVENT(CurtaskNotifyTake, encode_curtask_notify_take, kTsU8U32U32, index, value, left, 0,
+  TBAND_OBJECT_EVENT(CurtaskNotifyTake, encode_curtask_notify_take, index, value, left, 0,
                      static_cast<std::uint8_t>(index), value, left);
 }
 extern "C" void tband_freertos_hook_notify_wait(std::uint32_t index, std::uint32_t value, bool received,
                                                 std::uint32_t clear_on_exit) {
   const std::uint32_t left = received ? value & ~clear_on_exit : value;
-  TBAND_OBJECT_EVENT(CurtaskNotifyWait, encode_curtask_notify_wait, kTsU8U8U32U32, index, received ? 1u : 0u, value,
+  TBAND_OBJECT_EVENT(CurtaskNotifyWait, encode_curtask_notify_wait, index, received ? 1u : 0u, value,
                      left, static_cast<std::uint8_t>(index), received, value, left);
 }
 
@@ -324,44 +321,44 @@ std::atomic<std::uint32_t> g_next_event_group_id{1};
 
 extern "C" std::uint32_t tband_freertos_hook_event_group_created() {
   const std::uint32_t id = next_id(g_next_event_group_id);
-  trace_hook(kTsValue | enc::EventGroupCreated::kId, id, 0);
+  trace_hook(kKind<enc::EventGroupCreated, kTsValue>, id, 0);
   return id;
 }
 extern "C" void tband_freertos_hook_event_group_name(std::uint32_t group_id, const char* name) {
-  trace_hook(kMetaValueStr | enc::EventGroupName::kId, group_id, as_payload(name));
+  trace_hook(kKind<enc::EventGroupName, kMetaValueStr>, group_id, as_payload(name));
 }
 extern "C" void tband_freertos_hook_event_group_deleted(std::uint32_t group_id) {
-  trace_hook(kTsValue | enc::EventGroupDeleted::kId, group_id, 0);
+  trace_hook(kKind<enc::EventGroupDeleted, kTsValue>, group_id, 0);
 }
 extern "C" void tband_freertos_hook_event_group_set_bits(std::uint32_t group_id, std::uint32_t bits,
                                                          std::uint32_t before) {
-  TBAND_OBJECT_EVENT(EventGroupSetBits, encode_event_group_set_bits, kTsU32U32U32, group_id, bits, before | bits, 0,
+  TBAND_OBJECT_EVENT(EventGroupSetBits, encode_event_group_set_bits, group_id, bits, before | bits, 0,
                      group_id, bits, before | bits);
 }
 extern "C" void tband_freertos_hook_event_group_clear_bits(std::uint32_t group_id, std::uint32_t bits,
                                                            std::uint32_t before) {
-  TBAND_OBJECT_EVENT(EventGroupClearBits, encode_event_group_clear_bits, kTsU32U32U32, group_id, bits, before & ~bits,
+  TBAND_OBJECT_EVENT(EventGroupClearBits, encode_event_group_clear_bits, group_id, bits, before & ~bits,
                      0, group_id, bits, before & ~bits);
 }
 extern "C" void tband_freertos_hook_event_group_set_bits_from_isr(std::uint32_t group_id, std::uint32_t bits) {
-  trace_hook(kTsValueU32 | enc::EventGroupSetBitsFromIsr::kId, group_id, bits);
+  trace_hook(kKind<enc::EventGroupSetBitsFromIsr, kTsValueU32>, group_id, bits);
 }
 extern "C" void tband_freertos_hook_event_group_clear_bits_from_isr(std::uint32_t group_id, std::uint32_t bits) {
-  trace_hook(kTsValueU32 | enc::EventGroupClearBitsFromIsr::kId, group_id, bits);
+  trace_hook(kKind<enc::EventGroupClearBitsFromIsr, kTsValueU32>, group_id, bits);
 }
 extern "C" void tband_freertos_hook_block_on_event_group_wait(std::uint32_t group_id, std::uint32_t bits,
                                                               std::uint32_t ticks_to_wait) {
-  TBAND_OBJECT_EVENT(CurtaskBlockOnEventGroupWait, encode_curtask_block_on_event_group_wait, kTsU32U32U32, group_id,
+  TBAND_OBJECT_EVENT(CurtaskBlockOnEventGroupWait, encode_curtask_block_on_event_group_wait, group_id,
                      bits, ticks_to_wait, 0, group_id, bits, ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_block_on_event_group_sync(std::uint32_t group_id, std::uint32_t bits,
                                                               std::uint32_t ticks_to_wait) {
-  TBAND_OBJECT_EVENT(CurtaskBlockOnEventGroupSync, encode_curtask_block_on_event_group_sync, kTsU32U32U32, group_id,
+  TBAND_OBJECT_EVENT(CurtaskBlockOnEventGroupSync, encode_curtask_block_on_event_group_sync, group_id,
                      bits, ticks_to_wait, 0, group_id, bits, ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_event_group_wait_end(std::uint32_t group_id, std::uint32_t value,
                                                          bool timed_out) {
-  TBAND_OBJECT_EVENT(CurtaskEventGroupWaitEnd, encode_curtask_event_group_wait_end, kTsU32U32U8, group_id, value,
+  TBAND_OBJECT_EVENT(CurtaskEventGroupWaitEnd, encode_curtask_event_group_wait_end, group_id, value,
                      timed_out ? 1u : 0u, 0, group_id, value, timed_out);
 }
 
@@ -384,52 +381,52 @@ __attribute__((always_inline)) inline enc::FrStreamBufferKind sb_kind(std::uint3
 extern "C" std::uint32_t tband_freertos_hook_stream_buffer_id() { return next_id(g_next_stream_buffer_id); }
 extern "C" void tband_freertos_hook_stream_buffer_created(std::uint32_t sb_id, std::uint32_t kind,
                                                           std::uint32_t size) {
-  TBAND_OBJECT_EVENT(StreamBufferCreated, encode_stream_buffer_created, kTsU32U8U32, sb_id, kind, size, 0, sb_id,
+  TBAND_OBJECT_EVENT(StreamBufferCreated, encode_stream_buffer_created, sb_id, kind, size, 0, sb_id,
                      sb_kind(kind), size);
 }
 extern "C" void tband_freertos_hook_stream_buffer_create_failed(std::uint32_t kind) {
-  TBAND_OBJECT_EVENT(StreamBufferCreateFailed, encode_stream_buffer_create_failed, kTsU8, kind, 0, 0, 0,
+  TBAND_OBJECT_EVENT(StreamBufferCreateFailed, encode_stream_buffer_create_failed, kind, 0, 0, 0,
                      sb_kind(kind));
 }
 extern "C" void tband_freertos_hook_stream_buffer_name(std::uint32_t sb_id, const char* name) {
-  trace_hook(kMetaValueStr | enc::StreamBufferName::kId, sb_id, as_payload(name));
+  trace_hook(kKind<enc::StreamBufferName, kMetaValueStr>, sb_id, as_payload(name));
 }
 extern "C" void tband_freertos_hook_stream_buffer_deleted(std::uint32_t sb_id) {
-  trace_hook(kTsValue | enc::StreamBufferDeleted::kId, sb_id, 0);
+  trace_hook(kKind<enc::StreamBufferDeleted, kTsValue>, sb_id, 0);
 }
 extern "C" void tband_freertos_hook_stream_buffer_reset(std::uint32_t sb_id) {
-  trace_hook(kTsValue | enc::StreamBufferReset::kId, sb_id, 0);
+  trace_hook(kKind<enc::StreamBufferReset, kTsValue>, sb_id, 0);
 }
 extern "C" void tband_freertos_hook_stream_buffer_send(std::uint32_t sb_id, std::uint32_t bytes, std::uint32_t fill) {
-  TBAND_OBJECT_EVENT(StreamBufferSend, encode_stream_buffer_send, kTsU32U32U32, sb_id, bytes, fill, 0, sb_id, bytes,
+  TBAND_OBJECT_EVENT(StreamBufferSend, encode_stream_buffer_send, sb_id, bytes, fill, 0, sb_id, bytes,
                      fill);
 }
 extern "C" void tband_freertos_hook_stream_buffer_send_from_isr(std::uint32_t sb_id, std::uint32_t bytes,
                                                                 std::uint32_t fill) {
-  TBAND_OBJECT_EVENT(StreamBufferSendFromIsr, encode_stream_buffer_send_from_isr, kTsU32U32U32, sb_id, bytes, fill, 0,
+  TBAND_OBJECT_EVENT(StreamBufferSendFromIsr, encode_stream_buffer_send_from_isr, sb_id, bytes, fill, 0,
                      sb_id, bytes, fill);
 }
 extern "C" void tband_freertos_hook_stream_buffer_send_failed(std::uint32_t sb_id) {
-  trace_hook(kTsValue | enc::StreamBufferSendFailed::kId, sb_id, 0);
+  trace_hook(kKind<enc::StreamBufferSendFailed, kTsValue>, sb_id, 0);
 }
 extern "C" void tband_freertos_hook_stream_buffer_receive(std::uint32_t sb_id, std::uint32_t bytes,
                                                           std::uint32_t fill) {
-  TBAND_OBJECT_EVENT(StreamBufferReceive, encode_stream_buffer_receive, kTsU32U32U32, sb_id, bytes, fill, 0, sb_id,
+  TBAND_OBJECT_EVENT(StreamBufferReceive, encode_stream_buffer_receive, sb_id, bytes, fill, 0, sb_id,
                      bytes, fill);
 }
 extern "C" void tband_freertos_hook_stream_buffer_receive_from_isr(std::uint32_t sb_id, std::uint32_t bytes,
                                                                    std::uint32_t fill) {
-  TBAND_OBJECT_EVENT(StreamBufferReceiveFromIsr, encode_stream_buffer_receive_from_isr, kTsU32U32U32, sb_id, bytes,
+  TBAND_OBJECT_EVENT(StreamBufferReceiveFromIsr, encode_stream_buffer_receive_from_isr, sb_id, bytes,
                      fill, 0, sb_id, bytes, fill);
 }
 extern "C" void tband_freertos_hook_stream_buffer_receive_failed(std::uint32_t sb_id) {
-  trace_hook(kTsValue | enc::StreamBufferReceiveFailed::kId, sb_id, 0);
+  trace_hook(kKind<enc::StreamBufferReceiveFailed, kTsValue>, sb_id, 0);
 }
 extern "C" void tband_freertos_hook_block_on_stream_buffer_send(std::uint32_t sb_id, std::uint32_t ticks_to_wait) {
-  trace_hook(kTsValueU32 | enc::CurtaskBlockOnStreamBufferSend::kId, sb_id, ticks_to_wait);
+  trace_hook(kKind<enc::CurtaskBlockOnStreamBufferSend, kTsValueU32>, sb_id, ticks_to_wait);
 }
 extern "C" void tband_freertos_hook_block_on_stream_buffer_receive(std::uint32_t sb_id, std::uint32_t ticks_to_wait) {
-  trace_hook(kTsValueU32 | enc::CurtaskBlockOnStreamBufferReceive::kId, sb_id, ticks_to_wait);
+  trace_hook(kKind<enc::CurtaskBlockOnStreamBufferReceive, kTsValueU32>, sb_id, ticks_to_wait);
 }
 
 #endif  // TBAND_FREERTOS_STREAM_BUFFERS_ON
@@ -449,16 +446,17 @@ __attribute__((always_inline)) inline enc::FrTimerCommand timer_command(std::uin
 
 extern "C" std::uint32_t tband_freertos_hook_timer_id() { return next_id(g_next_timer_id); }
 extern "C" void tband_freertos_hook_timer_created(std::uint32_t timer_id, std::uint32_t period, bool auto_reload) {
-  TBAND_OBJECT_EVENT(TimerCreated, encode_timer_created, kTsU32U32U8, timer_id, period, auto_reload ? 1u : 0u, 0,
+  TBAND_OBJECT_EVENT(TimerCreated, encode_timer_created, timer_id, period, auto_reload ? 1u : 0u, 0,
                      timer_id, period, auto_reload);
 }
 extern "C" void tband_freertos_hook_timer_name(std::uint32_t timer_id, const char* name) {
-  trace_hook(kMetaValueStr | enc::TimerName::kId, timer_id, as_payload(name));
+  trace_hook(kKind<enc::TimerName, kMetaValueStr>, timer_id, as_payload(name));
 }
 // No field but the timestamp: TBAND_OBJECT_EVENT's encoder call needs one.
 extern "C" void tband_freertos_hook_timer_create_failed() {
-#if defined(__OPTIMIZE_SIZE__)
-  trace_fields(kTs | enc::TimerCreateFailed::kId, 0, 0, 0, 0);
+#if tband_configOPTIMIZE_FOR_SIZE == 1
+  static_assert(fits_trace_fields<enc::TimerCreateFailed>());
+  trace_fields(enc::TimerCreateFailed::kSpec, 0, 0, 0, 0);
 #else
   trace_user_event_inline<enc::TimerCreateFailed>(
       [&](std::uint8_t* out, std::uint64_t ts) __attribute__((always_inline)) {
@@ -468,16 +466,16 @@ extern "C" void tband_freertos_hook_timer_create_failed() {
 }
 extern "C" void tband_freertos_hook_timer_command_send(std::uint32_t timer_id, std::uint32_t command,
                                                        std::uint32_t value, bool sent) {
-  TBAND_OBJECT_EVENT(TimerCommandSend, encode_timer_command_send, kTsU32U8U32U8, timer_id, command, value,
+  TBAND_OBJECT_EVENT(TimerCommandSend, encode_timer_command_send, timer_id, command, value,
                      sent ? 1u : 0u, timer_id, timer_command(command), value, sent);
 }
 extern "C" void tband_freertos_hook_timer_command_received(std::uint32_t timer_id, std::uint32_t command,
                                                            std::uint32_t value) {
-  TBAND_OBJECT_EVENT(TimerCommandReceived, encode_timer_command_received, kTsU32U8U32, timer_id, command, value, 0,
+  TBAND_OBJECT_EVENT(TimerCommandReceived, encode_timer_command_received, timer_id, command, value, 0,
                      timer_id, timer_command(command), value);
 }
 extern "C" void tband_freertos_hook_timer_expired(std::uint32_t timer_id) {
-  trace_hook(kTsValue | enc::TimerExpired::kId, timer_id, 0);
+  trace_hook(kKind<enc::TimerExpired, kTsValue>, timer_id, 0);
 }
 
 #endif  // TBAND_FREERTOS_TIMERS_ON
@@ -491,20 +489,20 @@ extern "C" void tband_freertos_hook_timer_expired(std::uint32_t timer_id) {
 extern "C" void tband_freertos_hook_queue_set_send(std::uint32_t set_id, std::uint32_t member_id,
                                                    std::uint32_t waiting) {
   const std::uint32_t after = waiting + 1;
-  TBAND_OBJECT_EVENT(QueueSetSend, encode_queue_set_send, kTsU32U32U32, set_id, member_id, after, 0, set_id,
+  TBAND_OBJECT_EVENT(QueueSetSend, encode_queue_set_send, set_id, member_id, after, 0, set_id,
                      member_id, after);
 }
 extern "C" void tband_freertos_hook_queue_set_add(std::uint32_t set_id, std::uint32_t member_id) {
-  trace_hook(kTsValueU32 | enc::QueueSetAdd::kId, set_id, member_id);
+  trace_hook(kKind<enc::QueueSetAdd, kTsValueU32>, set_id, member_id);
 }
 extern "C" void tband_freertos_hook_queue_set_remove(std::uint32_t set_id, std::uint32_t member_id) {
-  trace_hook(kTsValueU32 | enc::QueueSetRemove::kId, set_id, member_id);
+  trace_hook(kKind<enc::QueueSetRemove, kTsValueU32>, set_id, member_id);
 }
 extern "C" void tband_freertos_hook_queue_set_select(std::uint32_t set_id, std::uint32_t member_id) {
-  trace_hook(kTsValueU32 | enc::QueueSetSelect::kId, set_id, member_id);
+  trace_hook(kKind<enc::QueueSetSelect, kTsValueU32>, set_id, member_id);
 }
 extern "C" void tband_freertos_hook_queue_set_select_from_isr(std::uint32_t set_id, std::uint32_t member_id) {
-  trace_hook(kTsValueU32 | enc::QueueSetSelectFromIsr::kId, set_id, member_id);
+  trace_hook(kKind<enc::QueueSetSelectFromIsr, kTsValueU32>, set_id, member_id);
 }
 
 #endif  // TBAND_FREERTOS_QUEUE_SETS_ON
@@ -515,22 +513,22 @@ extern "C" void tband_freertos_hook_queue_set_select_from_isr(std::uint32_t set_
 static_assert(kTracksCurrentTask);
 
 extern "C" void tband_freertos_task_evtmarker_name(std::uint32_t id, const char* name) {
-  trace_hook(kMetaValueTaskStr | enc::TaskEvtmarkerName::kId, id, as_payload(name));
+  trace_hook(kKind<enc::TaskEvtmarkerName, kMetaValueTaskStr>, id, as_payload(name));
 }
 extern "C" void tband_freertos_task_evtmarker(std::uint32_t id, const char* msg) {
-  trace_hook(kTsValueStr | enc::TaskEvtmarker::kId, id, as_payload(msg));
+  trace_hook(kKind<enc::TaskEvtmarker, kTsValueStr>, id, as_payload(msg));
 }
 extern "C" void tband_freertos_task_evtmarker_begin(std::uint32_t id, const char* msg) {
-  trace_hook(kTsValueStr | enc::TaskEvtmarkerBegin::kId, id, as_payload(msg));
+  trace_hook(kKind<enc::TaskEvtmarkerBegin, kTsValueStr>, id, as_payload(msg));
 }
 extern "C" void tband_freertos_task_evtmarker_end(std::uint32_t id) {
-  trace_hook(kTsValue | enc::TaskEvtmarkerEnd::kId, id, 0);
+  trace_hook(kKind<enc::TaskEvtmarkerEnd, kTsValue>, id, 0);
 }
 extern "C" void tband_freertos_task_valmarker_name(std::uint32_t id, const char* name) {
-  trace_hook(kMetaValueTaskStr | enc::TaskValmarkerName::kId, id, as_payload(name));
+  trace_hook(kKind<enc::TaskValmarkerName, kMetaValueTaskStr>, id, as_payload(name));
 }
 extern "C" void tband_freertos_task_valmarker(std::uint32_t id, std::int64_t val) {
-  trace_hook(kTsValueS64 | enc::TaskValmarker::kId, id, static_cast<std::uint64_t>(val));
+  trace_hook(kKind<enc::TaskValmarker, kTsValueS64>, id, static_cast<std::uint64_t>(val));
 }
 #endif
 

@@ -12,39 +12,9 @@
 #pragma once
 
 #include "event_path.hpp"
+#include "hook_kind.hpp"
 
 namespace tband::rt::hook {
-
-using Width = enc::FieldWidth;
-
-// A hook's event, as a constant per hook: the compact encoder's spec
-// (field_spec() | id) and, in the bits above those the encoder reads, what the
-// hook's arguments hold.
-enum : std::uint32_t {
-  kString = 1u << 25,       // a C string follows the integer fields (payload is the pointer)
-  kFromValue = 1u << 26,    // metadata (no timestamp): the fields begin at value, then payload
-  kFromPayload = 2u << 26,  // metadata (no timestamp): the one field is the 64-bit payload
-  kSigned = 1u << 28,       // the payload is an s64 field (valmarker's value)
-  kCurrentTask = 1u << 29,  // FreeRTOS: the running task's id goes between value and the string
-};
-inline constexpr std::uint32_t kFieldsFrom = 3u << 26;  // 0: ts, value, payload; else kFromValue or kFromPayload
-inline constexpr std::uint32_t kWidths = 0xFFFFu << 8;  // the spec's field widths
-static_assert(((kString | kFieldsFrom | kSigned | kCurrentTask) & ((enc::kStrLenGiven << 1) - 1)) == 0,
-              "hook flags must lie above the spec bits encode_fields() reads");
-
-// The events' shapes. ts: the hook's timestamp; value: the first integer
-// field; payload: the second integer field, or the string's address.
-inline constexpr std::uint32_t kTsValue = enc::field_spec(Width::kU64, Width::kU32);
-inline constexpr std::uint32_t kTsValueU32 = enc::field_spec(Width::kU64, Width::kU32, Width::kU32);
-inline constexpr std::uint32_t kTsValueStr = kTsValue | kString;
-inline constexpr std::uint32_t kTsValueS64 = enc::field_spec(Width::kU64, Width::kU32, Width::kU64) | kSigned;
-inline constexpr std::uint32_t kMetaValue = enc::field_spec(Width::kU32) | kFromValue;
-inline constexpr std::uint32_t kMetaValueU32 = enc::field_spec(Width::kU32, Width::kU32) | kFromValue;
-inline constexpr std::uint32_t kMetaValueU8 = enc::field_spec(Width::kU32, Width::kU8) | kFromValue;
-inline constexpr std::uint32_t kMetaValueStr = enc::field_spec(Width::kU32) | kFromValue | kString;
-inline constexpr std::uint32_t kMetaValueTaskStr =
-    enc::field_spec(Width::kU32, Width::kU32) | kFromValue | kString | kCurrentTask;
-inline constexpr std::uint32_t kMetaU64 = enc::field_spec(Width::kU64) | kFromPayload;
 
 // FreeRTOS task-local marker names carry the id of the task running on the
 // core; the FreeRTOS module keeps it here (freertos_hooks.cpp). Without the
@@ -70,12 +40,12 @@ __attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std:
     // the flags) and says where the fields begin. The payload is read back
     // from the scratch: nothing is kept live across the timestamp call.
     (void)core;
-    std::size_t string_at = 2;
+    std::size_t string_at = kPayloadSlot;
     if constexpr (kTracksCurrentTask) {
-      string_at = (kind & kCurrentTask) != 0 ? 3 : 2;
+      string_at = (kind & kCurrentTask) != 0 ? kTaskStringSlot : kPayloadSlot;
     }
     const char* str = (kind & kString) != 0 ? as_string(fields[string_at]) : nullptr;
-    return enc::encode_fields(out, kind, fields + ((kind & kFieldsFrom) >> 26), str);
+    return enc::encode_fields(out, kind, fields + first_slot(kind), str);
   } else {
     const char* str = (kind & kString) != 0 ? as_string(payload) : nullptr;
     namespace layout = enc::layout;
@@ -150,15 +120,16 @@ __attribute__((always_inline)) inline void stamp_fields_inline(std::uint32_t kin
                                                                std::uint64_t payload) noexcept {
   const unsigned core = current_core();
   std::uint64_t* fields = per_core(g_frames, core).fields;
-  fields[1] = value;
-  fields[2] = (kind & kSigned) != 0 ? enc::detail::sign_magnitude(static_cast<std::int64_t>(payload)) : payload;
+  fields[kValueSlot] = value;
+  fields[kPayloadSlot] =
+      (kind & kSigned) != 0 ? enc::detail::sign_magnitude(static_cast<std::int64_t>(payload)) : payload;
   if constexpr (kTracksCurrentTask) {
     if ((kind & kCurrentTask) != 0) {
-      fields[3] = payload;
-      fields[2] = per_core(g_current_task, core);
+      fields[kTaskStringSlot] = payload;
+      fields[kPayloadSlot] = per_core(g_current_task, core);
     }
   }
-  fields[0] = tband_portTIMESTAMP();
+  fields[kTsSlot] = tband_portTIMESTAMP();
 }
 
 /// The body: one critical section around the timestamp and the event path.
@@ -225,7 +196,7 @@ __attribute__((always_inline)) inline void trace_hook_fast(std::uint32_t kind, s
 /// first, then the payload's low half (a hook's second argument, the string,
 /// stays where it is), the kind, and the payload's high half (a 64-bit value,
 /// which the 32-bit ABI passes in the third and fourth registers, needs one move).
-#if defined(__OPTIMIZE_SIZE__)
+#if tband_configOPTIMIZE_FOR_SIZE == 1
 void trace_hook_shared(std::uint32_t value, std::uint32_t payload_low, std::uint32_t kind,
                        std::uint32_t payload_high) noexcept;
 __attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::uint32_t value,

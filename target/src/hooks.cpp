@@ -11,10 +11,15 @@
 namespace enc = tband::enc;
 using namespace tband::rt::hook;
 
+// The build choice every file of the tracer refers to (runtime.hpp).
+#ifdef TBAND_BUILD_CHOICE_SYMBOL
+__asm__(".globl " TBAND_BUILD_CHOICE_SYMBOL "\n.set " TBAND_BUILD_CHOICE_SYMBOL ", 0");
+#endif
+
 // Every hook's event fits the core's event buffer (core_frames.hpp).
 static_assert(enc::Valmarker::kMaxFramedLen <= enc::kMaxFramedLen);
 
-#if !defined(__OPTIMIZE_SIZE__)
+#if tband_configOPTIMIZE_FOR_SIZE == 0
 // One copy for all hooks: the kind is a run-time value here.
 __attribute__((noinline)) void tband::rt::hook::trace_hook_general(std::uint32_t value, std::uint32_t kind,
                                                                    std::uint64_t payload) noexcept {
@@ -24,7 +29,7 @@ __attribute__((noinline)) void tband::rt::hook::trace_hook_general(std::uint32_t
 }
 #endif
 
-#if defined(__OPTIMIZE_SIZE__)
+#if tband_configOPTIMIZE_FOR_SIZE == 1
 __attribute__((noinline)) void tband::rt::hook::stamp_fields(std::uint32_t value, std::uint32_t payload_low,
                                                              std::uint32_t kind,
                                                              std::uint32_t payload_high) noexcept {
@@ -39,7 +44,7 @@ __attribute__((noinline)) void tband::rt::hook::trace_hook_shared(std::uint32_t 
 #endif
 
 extern "C" void tband_gather_system_metadata(void) {
-  trace_hook(kMetaU64 | enc::TsResolutionNs::kId, 0, tband_portTIMESTAMP_RESOLUTION_NS);
+  trace_hook(kKind<enc::TsResolutionNs, kMetaU64>, 0, tband_portTIMESTAMP_RESOLUTION_NS);
   if constexpr (enc::kHasUserEvents) {
     send_schema_id();  // only firmware with user groups: tband's own schema needs no naming
   }
@@ -47,28 +52,28 @@ extern "C" void tband_gather_system_metadata(void) {
 
 #if tband_configISR_TRACE_ENABLE == 1
 extern "C" void tband_isr_name(std::uint32_t isr_id, const char* name) {
-  trace_hook(kMetaValueStr | enc::IsrName::kId, isr_id, as_payload(name));
+  trace_hook(kKind<enc::IsrName, kMetaValueStr>, isr_id, as_payload(name));
 }
-extern "C" void tband_isr_enter(std::uint32_t isr_id) { trace_hook(kTsValue | enc::IsrEnter::kId, isr_id, 0); }
-extern "C" void tband_isr_exit(std::uint32_t isr_id) { trace_hook(kTsValue | enc::IsrExit::kId, isr_id, 0); }
+extern "C" void tband_isr_enter(std::uint32_t isr_id) { trace_hook(kKind<enc::IsrEnter, kTsValue>, isr_id, 0); }
+extern "C" void tband_isr_exit(std::uint32_t isr_id) { trace_hook(kKind<enc::IsrExit, kTsValue>, isr_id, 0); }
 #endif
 
 #if tband_configMARKER_TRACE_ENABLE == 1
 extern "C" void tband_evtmarker_name(std::uint32_t id, const char* name) {
-  trace_hook(kMetaValueStr | enc::EvtmarkerName::kId, id, as_payload(name));
+  trace_hook(kKind<enc::EvtmarkerName, kMetaValueStr>, id, as_payload(name));
 }
 extern "C" void tband_evtmarker(std::uint32_t id, const char* msg) {
-  trace_hook(kTsValueStr | enc::Evtmarker::kId, id, as_payload(msg));
+  trace_hook(kKind<enc::Evtmarker, kTsValueStr>, id, as_payload(msg));
 }
 extern "C" void tband_evtmarker_begin(std::uint32_t id, const char* msg) {
-  trace_hook(kTsValueStr | enc::EvtmarkerBegin::kId, id, as_payload(msg));
+  trace_hook(kKind<enc::EvtmarkerBegin, kTsValueStr>, id, as_payload(msg));
 }
-extern "C" void tband_evtmarker_end(std::uint32_t id) { trace_hook(kTsValue | enc::EvtmarkerEnd::kId, id, 0); }
+extern "C" void tband_evtmarker_end(std::uint32_t id) { trace_hook(kKind<enc::EvtmarkerEnd, kTsValue>, id, 0); }
 extern "C" void tband_valmarker_name(std::uint32_t id, const char* name) {
-  trace_hook(kMetaValueStr | enc::ValmarkerName::kId, id, as_payload(name));
+  trace_hook(kKind<enc::ValmarkerName, kMetaValueStr>, id, as_payload(name));
 }
 extern "C" void tband_valmarker(std::uint32_t id, std::int64_t val) {
-  trace_hook(kTsValueS64 | enc::Valmarker::kId, id, static_cast<std::uint64_t>(val));
+  trace_hook(kKind<enc::Valmarker, kTsValueS64>, id, static_cast<std::uint64_t>(val));
 }
 #endif
 

@@ -20,18 +20,33 @@ using Spinlock = BasicSpinlock<kMultiCore>;
 inline constexpr std::uint32_t kDropCntEvery = tband_configTRACE_DROP_CNT_EVERY;
 inline constexpr bool kUseMetadataBuf = tband_configUSE_METADATA_BUF == 1;
 
-// Built for size (-Os, as firmware usually is), the hooks share one body
-// (hook_body.hpp) with the event path inlined into it; built for speed,
-// everything is inlined into each hook, with the event id a constant.
-// TBAND_SLOW_PATH marks the rarely taken branch's code: out of line when
-// built for speed (the hot path keeps nothing live across it), inline when
-// built for size (one level less of stack).
-#if defined(__OPTIMIZE_SIZE__)
+// Built for size (tband_configOPTIMIZE_FOR_SIZE, by default -Os as firmware
+// usually is), the hooks share one body (hook_body.hpp) with the event path
+// inlined into it; built for speed, everything is inlined into each hook,
+// with the event id a constant. TBAND_SLOW_PATH marks the rarely taken
+// branch's code: out of line when built for speed (the hot path keeps nothing
+// live across it), inline when built for size (one level less of stack).
+#if tband_configOPTIMIZE_FOR_SIZE == 1
 inline constexpr bool kOptimizeForSize = true;
 #define TBAND_SLOW_PATH __attribute__((always_inline)) inline
 #else
 inline constexpr bool kOptimizeForSize = false;
 #define TBAND_SLOW_PATH __attribute__((noinline)) inline
+#endif
+
+// The inline hook bodies differ between the two choices, so every file of the
+// tracer must make the same one. Each refers to the symbol of its choice from
+// a section that is kept but not loaded (no byte in the image); hooks.cpp
+// defines the symbol of its own: a file built the other way fails to link.
+#if defined(__ELF__) && defined(__GNUC__)
+#if tband_configOPTIMIZE_FOR_SIZE == 1
+#define TBAND_BUILD_CHOICE_SYMBOL "tband_built_for_size"
+#else
+#define TBAND_BUILD_CHOICE_SYMBOL "tband_built_for_speed"
+#endif
+__asm__(".pushsection .tband_build_choice,\"R\",%progbits\n"
+        ".dc.a " TBAND_BUILD_CHOICE_SYMBOL "\n"
+        ".popsection");
 #endif
 
 inline unsigned current_core() noexcept {

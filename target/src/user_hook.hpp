@@ -11,15 +11,9 @@
 #pragma once
 
 #include "event_path.hpp"
+#include "hook_kind.hpp"
 
 namespace tband::rt::hook {
-
-/// Flags of trace_user_event()'s spec, above the bits encode_fields() reads.
-enum : std::uint32_t {
-  kUserMetadata = 1u << 26,  // no timestamp: the fields begin at fields[1]
-};
-static_assert((kUserMetadata & ((enc::kStrLenGiven << 1) - 1)) == 0,
-              "trace_user_event's flags must lie above the spec bits encode_fields() reads");
 
 /// The body of a generated hook built for speed: encode(out, ts) writes the
 /// event's frame and returns its length.
@@ -37,7 +31,7 @@ __attribute__((always_inline)) inline void trace_user_event_inline(Encode&& enco
 }
 
 /// The shared body of the generated hooks built for size. spec: the event's
-/// kSpec, plus kUserMetadata for a metadata event. fields: fields[0] is room
+/// kSpec, plus kFromValue for a metadata event. fields: fields[0] is room
 /// for the timestamp, the event's integer fields follow as encode_fields()
 /// takes them. str: the string field as a C string, or nullptr if the event
 /// has none. Defined in the generated tband_user_events.cpp.
@@ -47,11 +41,11 @@ __attribute__((always_inline)) inline void trace_user_event_body(std::uint32_t s
                                                                  const char* str) noexcept {
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = current_core();
-  fields[0] = tband_portTIMESTAMP();
-  const bool is_metadata = (spec & kUserMetadata) != 0;
-  trace_event<enc::kMaxFramedLen>(core, fields[0], is_metadata,
+  fields[kTsSlot] = tband_portTIMESTAMP();
+  const bool is_metadata = (spec & kFromValue) != 0;
+  trace_event<enc::kMaxFramedLen>(core, fields[kTsSlot], is_metadata,
                                   [&](std::uint8_t* out) __attribute__((always_inline)) {
-                                    return enc::encode_fields(out, spec, fields + (is_metadata ? 1 : 0), str);
+                                    return enc::encode_fields(out, spec, fields + first_slot(spec), str);
                                   });
   tband_portEXIT_CRITICAL_FROM_ANY();
 }

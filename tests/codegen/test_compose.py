@@ -64,7 +64,7 @@ class ComposeTest(unittest.TestCase):
                       "static_cast<std::uint64_t>(enabled));", source)
         # ... the others through trace_user_event(), with their fields in an array.
         self.assertIn("hook::trace_user_event(enc::LabNote::kSpec, fields, text);", source)
-        self.assertIn("  trace_user_event(enc::SchemaId::kSpec | kUserMetadata, fields, enc::kUserGroupNames);",
+        self.assertIn("  trace_user_event(enc::SchemaId::kSpec | kFromValue, fields, enc::kUserGroupNames);",
                       source)
         self.assertIn("hook::trace_user_event_inline<enc::LabWide>", source)
         self.assertIn("enc::detail::double_bits(a_f64)", source)

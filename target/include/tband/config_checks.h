@@ -10,6 +10,9 @@
 #if !(tband_configISR_TRACE_ENABLE == 0 || tband_configISR_TRACE_ENABLE == 1)
 #error "tband: tband_configISR_TRACE_ENABLE must be 0 or 1"
 #endif
+#if !(tband_configOPTIMIZE_FOR_SIZE == 0 || tband_configOPTIMIZE_FOR_SIZE == 1)
+#error "tband: tband_configOPTIMIZE_FOR_SIZE must be 0 (built for speed) or 1 (built for size)"
+#endif
 #if !(tband_configFREERTOS_TRACE_ENABLE == 0 || tband_configFREERTOS_TRACE_ENABLE == 1)
 #error "tband: tband_configFREERTOS_TRACE_ENABLE must be 0 or 1"
 #endif

@@ -19,6 +19,18 @@
 #ifndef tband_configISR_TRACE_ENABLE
 #define tband_configISR_TRACE_ENABLE 1
 #endif
+/* Built for size (1: the hooks share one body and the compact encoder) or
+ * for speed (0: each hook inlines its own encoder). The one place that follows
+ * the compiler's -Os: define it in tband_config.h (or for every file of the
+ * tracer from the build system) to choose regardless of flags. Every file of
+ * the tracer must see the same value: a mismatch fails to link. */
+#ifndef tband_configOPTIMIZE_FOR_SIZE
+#if defined(__OPTIMIZE_SIZE__)
+#define tband_configOPTIMIZE_FOR_SIZE 1
+#else
+#define tband_configOPTIMIZE_FOR_SIZE 0
+#endif
+#endif
 
 /* ---- Metadata buffer -------------------------------------------------------- */
 #ifndef tband_configUSE_METADATA_BUF
@@ -29,6 +41,27 @@
 #endif
 
 /* ---- Backends (exactly one) ------------------------------------------------- */
+/* Either tband_configBACKEND, one of the names below, or (as the reference
+ * tracer's configs do) one tband_configUSE_BACKEND_* switch set to 1: each
+ * is derived from the other, and the tracer reads tband_configBACKEND. */
+#define TBAND_BACKEND_STREAMING 1
+#define TBAND_BACKEND_SNAPSHOT 2
+#define TBAND_BACKEND_POST_MORTEM 3
+#define TBAND_BACKEND_EXTERNAL 4
+#ifdef tband_configBACKEND
+#ifndef tband_configUSE_BACKEND_STREAMING
+#define tband_configUSE_BACKEND_STREAMING (tband_configBACKEND == TBAND_BACKEND_STREAMING)
+#endif
+#ifndef tband_configUSE_BACKEND_SNAPSHOT
+#define tband_configUSE_BACKEND_SNAPSHOT (tband_configBACKEND == TBAND_BACKEND_SNAPSHOT)
+#endif
+#ifndef tband_configUSE_BACKEND_POST_MORTEM
+#define tband_configUSE_BACKEND_POST_MORTEM (tband_configBACKEND == TBAND_BACKEND_POST_MORTEM)
+#endif
+#ifndef tband_configUSE_BACKEND_EXTERNAL
+#define tband_configUSE_BACKEND_EXTERNAL (tband_configBACKEND == TBAND_BACKEND_EXTERNAL)
+#endif
+#endif
 #ifndef tband_configUSE_BACKEND_STREAMING
 #define tband_configUSE_BACKEND_STREAMING 0
 #endif
@@ -52,6 +85,20 @@
 #endif
 #ifndef tband_configUSE_BACKEND_EXTERNAL
 #define tband_configUSE_BACKEND_EXTERNAL 0
+#endif
+
+#ifndef tband_configBACKEND
+#if tband_configUSE_BACKEND_STREAMING == 1
+#define tband_configBACKEND TBAND_BACKEND_STREAMING
+#elif tband_configUSE_BACKEND_SNAPSHOT == 1
+#define tband_configBACKEND TBAND_BACKEND_SNAPSHOT
+#elif tband_configUSE_BACKEND_POST_MORTEM == 1
+#define tband_configBACKEND TBAND_BACKEND_POST_MORTEM
+#elif tband_configUSE_BACKEND_EXTERNAL == 1
+#define tband_configBACKEND TBAND_BACKEND_EXTERNAL
+#else
+#define tband_configBACKEND 0 /* none: config_checks.h says so */
+#endif
 #endif
 
 /* ---- FreeRTOS (the module: tband/freertos.h, src/freertos_hooks.cpp) ------- */
