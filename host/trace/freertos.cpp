@@ -30,9 +30,7 @@ TraceInterpreter::Task& TraceInterpreter::task(std::uint32_t id) {
     t.process = timeline_.add_process(label, next_task_pid_++);
     t.state_track = timeline_.add_track(t.process, TrackKind::kSlices, "State");
     t.running_track = timeline_.add_track(t.process, TrackKind::kSlices, "Running");
-    if (stats_ != nullptr) {
-      t.stats = stats_->add_task();
-    }
+    t.obs_id = observer_.add_task();
   }
   return t;
 }
@@ -45,9 +43,7 @@ void TraceInterpreter::set_task_state(Task& t, std::uint64_t ts_ns, const std::s
     }
     timeline_.slice_end(ts_ns, t.state_track);
   }
-  if (stats_ != nullptr) {
-    stats_->task_state(t.stats, ts_ns, kind, core);
-  }
+  observer_.task_state(t.obs_id, ts_ns, kind, core);
   timeline_.slice_begin(ts_ns, t.state_track, names_.intern_bounded(state), {}, state);
   t.state = state;
   t.has_state = true;
@@ -246,21 +242,19 @@ std::string TraceInterpreter::queue_label(std::uint32_t id) {
 TraceInterpreter::Queue& TraceInterpreter::queue(std::uint32_t id) {
   bool created = false;
   Queue& q = queues_.get(id, created);
-  if (created && stats_ != nullptr) {
-    q.stats = stats_->add_queue();
+  if (created) {
+    q.obs_id = observer_.add_queue();
   }
   return q;
 }
 
 void TraceInterpreter::count_queue_op(std::uint32_t id, QueueOp op) {
-  if (stats_ != nullptr) {
-    stats_->queue_op(queue(id).stats, op);
-  }
+  observer_.queue_op(queue(id).obs_id, op);
 }
 
-void TraceInterpreter::name_queue_stats() {
+void TraceInterpreter::name_observed_queues() {
   for (auto& [id, q] : queues_.entries()) {
-    stats_->name_queue(q.stats, queue_label(id), is_mutex(q.kind));
+    observer_.name_queue(q.obs_id, queue_label(id), is_mutex(q.kind));
   }
 }
 
@@ -268,9 +262,7 @@ void TraceInterpreter::queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::ui
                                   std::optional<std::uint32_t> by_task) {
   Queue& q = queue(id);
   const bool mutex = is_mutex(q.kind);
-  if (stats_ != nullptr) {
-    stats_->queue_fill(q.stats, ts_ns, fill);
-  }
+  observer_.queue_fill(q.obs_id, ts_ns, fill);
   if (q.track == 0 || q.track_is_mutex != mutex) {
     if (q.slice_open) {
       timeline_.slice_end(ts_ns, q.track);
@@ -291,12 +283,10 @@ void TraceInterpreter::queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::ui
     timeline_.slice_end(ts_ns, q.track);
     q.slice_open = false;
   }
-  if (stats_ != nullptr) {
-    if (fill == 0 && by_task) {
-      stats_->mutex_taken(q.stats, ts_ns);
-    } else {
-      stats_->mutex_released(q.stats, ts_ns);
-    }
+  if (fill == 0 && by_task) {
+    observer_.mutex_taken(q.obs_id, ts_ns);
+  } else {
+    observer_.mutex_released(q.obs_id, ts_ns);
   }
   if (fill == 0 && !by_task) {
     return;
@@ -378,9 +368,7 @@ TraceInterpreter::Marker& TraceInterpreter::task_marker(Task& t, std::uint32_t m
     m.track = timeline_.add_track(t.process, TrackKind::kSlices,
                                   m.name.empty() ? "evtmarker " + std::to_string(marker_id) : m.name);
     m.name_id = names_.intern(timeline_.track(m.track).name);
-    if (stats_ != nullptr) {
-      m.stats = stats_->add_marker(t.stats);
-    }
+    m.obs_id = observer_.add_marker(t.obs_id);
   }
   return m;
 }
@@ -439,14 +427,10 @@ void TraceInterpreter::handle(const TaskValmarker& e, Context& c) {
     }
     m.track = timeline_.add_track(t->process, TrackKind::kCounter,
                                   m.name.empty() ? "valmarker " + std::to_string(e.valmarker_id) : m.name);
-    if (stats_ != nullptr) {
-      m.stats = stats_->add_value(t->stats);
-    }
+    m.obs_id = observer_.add_value(t->obs_id);
   }
   timeline_.counter(c.ts_ns, m.track, e.val);
-  if (stats_ != nullptr) {
-    stats_->value(m.stats, c.ts_ns, e.val);
-  }
+  observer_.value(m.obs_id, c.ts_ns, e.val);
 }
 
 void TraceInterpreter::finish_freertos() {

@@ -19,7 +19,7 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       names_(timeline.names()),
       diagnostics_(diagnostics),
       options_(options),
-      stats_(options.stats) {
+      observer_(options.observer != nullptr ? *options.observer : null_observer_) {
   for (const EventInfo& info : all_event_infos()) {
     event_name_ids_.push_back(names_.intern(info.name));
     auto& fields = field_name_ids_.emplace_back();
@@ -63,9 +63,7 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       first_ts_ns_ = seen_any_ts_ ? std::min(first_ts_ns_, ts_ns) : ts_ns;
       last_any_ts_ns_ = std::max(last_any_ts_ns_, ts_ns);
       seen_any_ts_ = true;
-      if (stats_ != nullptr) {
-        stats_->timestamp(ts_ns);
-      }
+      observer_.timestamp(ts_ns);
     }
     if (c.seen_ts && ts < c.last_ts) {
       diagnose(DiagnosticKind::kTimestampBackwards, ts_ns,
@@ -221,67 +219,65 @@ void TraceInterpreter::finish() {
     }
   }
   finish_freertos();
-  if (stats_ != nullptr) {
-    name_stats();
-  }
+  name_observed();
   show_left_off_diagnostics();
 }
 
-// Things are named at the end: names may come after first use. A stats
-// row carries the name of the thing's track.
-void TraceInterpreter::name_stats() {
+// Things are named at the end: names may come after first use. An observer
+// (a stats row) gets the name of the thing's track.
+void TraceInterpreter::name_observed() {
   for (auto& [id, m] : evtmarkers_.entries()) {
-    stats_->name_marker(m.stats, timeline_.track(m.track).name);
+    observer_.name_marker(m.obs_id, timeline_.track(m.track).name);
   }
   for (auto& [id, m] : valmarkers_.entries()) {
-    stats_->name_value(m.stats, timeline_.track(m.track).name);
+    observer_.name_value(m.obs_id, timeline_.track(m.track).name);
   }
   for (Core& c : cores_) {
     for (auto& [id, i] : c.isrs.entries()) {
-      stats_->name_isr(i.stats, timeline_.track(i.track).name);
+      observer_.name_isr(i.obs_id, timeline_.track(i.track).name);
     }
   }
   for (auto& [id, t] : tasks_.entries()) {
-    stats_->name_task(t.stats, task_label(id), t.kind == TaskKind::kIdle);
+    observer_.name_task(t.obs_id, task_label(id), t.kind == TaskKind::kIdle);
     for (auto& [marker_id, m] : t.markers.entries()) {
-      stats_->name_marker(m.stats, timeline_.track(m.track).name);
+      observer_.name_marker(m.obs_id, timeline_.track(m.track).name);
     }
     for (auto& [value_id, m] : t.value_markers.entries()) {
-      stats_->name_value(m.stats, timeline_.track(m.track).name);
+      observer_.name_value(m.obs_id, timeline_.track(m.track).name);
     }
   }
   // Named but never used: rows of zeros, so that rules can say "never".
   for (auto& [id, name] : evtmarker_names_.entries()) {
     if (evtmarkers_.find(id) == nullptr) {
-      stats_->name_marker(stats_->add_marker(StatsCollector::kNone), name);
+      observer_.name_marker(observer_.add_marker(TraceObserver::kNone), name);
     }
   }
   for (auto& [id, name] : valmarker_names_.entries()) {
     if (valmarkers_.find(id) == nullptr) {
-      stats_->name_value(stats_->add_value(StatsCollector::kNone), name);
+      observer_.name_value(observer_.add_value(TraceObserver::kNone), name);
     }
   }
   for (Core& c : cores_) {
     for (auto& [id, name] : c.isr_names.entries()) {
       if (c.isrs.find(id) == nullptr) {
-        const StatsCollector::Index i = stats_->add_isr(c.id);
-        stats_->name_isr(i, name);
+        const TraceObserver::Index i = observer_.add_isr(c.id);
+        observer_.name_isr(i, name);
       }
     }
   }
   for (auto& [id, t] : tasks_.entries()) {
     for (auto& [marker_id, name] : t.marker_names.entries()) {
       if (t.markers.find(marker_id) == nullptr) {
-        stats_->name_marker(stats_->add_marker(t.stats), name);
+        observer_.name_marker(observer_.add_marker(t.obs_id), name);
       }
     }
     for (auto& [value_id, name] : t.value_marker_names.entries()) {
       if (t.value_markers.find(value_id) == nullptr) {
-        stats_->name_value(stats_->add_value(t.stats), name);
+        observer_.name_value(observer_.add_value(t.obs_id), name);
       }
     }
   }
-  name_queue_stats();
+  name_observed_queues();
 }
 
 // ---- helpers -------------------------------------------------------------------
@@ -363,9 +359,7 @@ TraceInterpreter::Marker& TraceInterpreter::new_evtmarker(std::uint32_t id) {
     m.track = timeline_.add_track(0, TrackKind::kSlices,
                                   m.name.empty() ? id_label("evtmarker", id) : m.name);
     m.name_id = names_.intern(timeline_.track(m.track).name);
-    if (stats_ != nullptr) {
-      m.stats = stats_->add_marker(StatsCollector::kNone);
-    }
+    m.obs_id = observer_.add_marker(TraceObserver::kNone);
   }
   return m;
 }
@@ -380,9 +374,7 @@ TraceInterpreter::Isr& TraceInterpreter::new_isr(Core& c, std::uint32_t id) {
     const std::string label = i.name.empty() ? id_label("ISR", id) : i.name;
     i.track = timeline_.add_track(c.process, TrackKind::kSlices, label);
     i.name_id = names_.intern(label);
-    if (stats_ != nullptr) {
-      i.stats = stats_->add_isr(c.id);
-    }
+    i.obs_id = observer_.add_isr(c.id);
   }
   return i;
 }
@@ -390,9 +382,7 @@ TraceInterpreter::Isr& TraceInterpreter::new_isr(Core& c, std::uint32_t id) {
 void TraceInterpreter::marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
   ++m.depth;
   timeline_.slice_begin(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
-  if (stats_ != nullptr) {
-    stats_->span_begin(m.stats, ts_ns);
-  }
+  observer_.span_begin(m.obs_id, ts_ns);
 }
 
 void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c) {
@@ -404,16 +394,12 @@ void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_vi
   }
   --m.depth;
   timeline_.slice_end(ts_ns, m.track);
-  if (stats_ != nullptr) {
-    stats_->span_end(m.stats, ts_ns);
-  }
+  observer_.span_end(m.obs_id, ts_ns);
 }
 
 void TraceInterpreter::marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
   timeline_.instant(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
-  if (stats_ != nullptr) {
-    stats_->instant(m.stats, ts_ns);
-  }
+  observer_.instant(m.obs_id, ts_ns);
 }
 
 // ---- generic events --------------------------------------------------------------
@@ -455,9 +441,7 @@ void TraceInterpreter::handle(const DroppedEvtCnt& e, Context& c) {
              std::to_string(lost) + " event(s) dropped by the tracer before this point (" + std::to_string(e.cnt) +
                  " in total; " + where(c.origin) + ")");
     last_dropped_total_ = e.cnt;
-    if (stats_ != nullptr) {
-      stats_->dropped(c.ts_ns);
-    }
+    observer_.dropped(c.ts_ns);
   }
 }
 
@@ -488,9 +472,7 @@ void TraceInterpreter::handle(const IsrEnter& e, Context& c) {
   Isr& i = isr(c.core, e.isr_id);
   ++i.depth;
   timeline_.slice_begin(c.ts_ns, i.track, i.name_id);
-  if (stats_ != nullptr) {
-    stats_->isr_enter(i.stats, c.origin.core, c.ts_ns);
-  }
+  observer_.isr_enter(i.obs_id, c.origin.core, c.ts_ns);
 }
 
 void TraceInterpreter::handle(const IsrExit& e, Context& c) {
@@ -503,9 +485,7 @@ void TraceInterpreter::handle(const IsrExit& e, Context& c) {
   }
   --i.depth;
   timeline_.slice_end(c.ts_ns, i.track);
-  if (stats_ != nullptr) {
-    stats_->isr_exit(i.stats, c.origin.core, c.ts_ns);
-  }
+  observer_.isr_exit(i.obs_id, c.origin.core, c.ts_ns);
 }
 
 void TraceInterpreter::handle(const EvtmarkerName& e, Context&) {
@@ -548,14 +528,10 @@ void TraceInterpreter::handle(const Valmarker& e, Context& c) {
     }
     m.track = timeline_.add_track(0, TrackKind::kCounter,
                                   m.name.empty() ? id_label("valmarker", e.valmarker_id) : m.name);
-    if (stats_ != nullptr) {
-      m.stats = stats_->add_value(StatsCollector::kNone);
-    }
+    m.obs_id = observer_.add_value(TraceObserver::kNone);
   }
   timeline_.counter(c.ts_ns, m.track, e.val);
-  if (stats_ != nullptr) {
-    stats_->value(m.stats, c.ts_ns, e.val);
-  }
+  observer_.value(m.obs_id, c.ts_ns, e.val);
 }
 
 void TraceInterpreter::handle(const MetadataOverflow& e, Context& c) {
@@ -563,9 +539,7 @@ void TraceInterpreter::handle(const MetadataOverflow& e, Context& c) {
            "core " + std::to_string(e.core_id) + "'s metadata buffer overflowed: " + std::to_string(e.lost_evts) +
                " metadata event(s), " + std::to_string(e.lost_bytes) +
                " bytes lost in total; some names may be missing");
-  if (stats_ != nullptr) {
-    stats_->metadata_overflow(e.core_id, e.lost_evts, c.ts_ns);
-  }
+  observer_.metadata_overflow(e.core_id, e.lost_evts, c.ts_ns);
 }
 
 }  // namespace tband

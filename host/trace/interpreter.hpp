@@ -22,13 +22,13 @@
 
 #include "decode/cobs_deframer.hpp"
 #include "schema/runtime_decoder.hpp"
-#include "stats/stats_collector.hpp"
 #include "tband_events.hpp"
 #include "trace/diagnostics.hpp"
 #include "trace/field_key.hpp"
 #include "trace/id_map.hpp"
 #include "trace/names.hpp"
 #include "trace/timeline.hpp"
+#include "trace/trace_observer.hpp"
 
 namespace tband {
 
@@ -37,8 +37,8 @@ enum class TraceMode : std::uint8_t { kBareMetal, kFreeRtos };
 struct InterpreterOptions {
   TraceMode mode = TraceMode::kFreeRtos;
   std::uint32_t core_count = 1;
-  /// Also collect statistics (tband stats/check/report); nullptr: none.
-  StatsCollector* stats = nullptr;
+  /// Also told what the model sees (statistics for tband stats/check/report); nullptr: nobody.
+  TraceObserver* observer = nullptr;
 };
 
 /// Where an event came from, for diagnostics.
@@ -89,19 +89,19 @@ class TraceInterpreter {
     NameId name_id = 0;
     std::uint32_t depth = 0;
     CachedName msg;
-    StatsCollector::Index stats = StatsCollector::kNone;
+    TraceObserver::Index obs_id = TraceObserver::kNone;
   };
   struct ValueMarker {
     TrackId track = 0;
     std::string name;
-    StatsCollector::Index stats = StatsCollector::kNone;
+    TraceObserver::Index obs_id = TraceObserver::kNone;
   };
   struct Isr {
     TrackId track = 0;
     std::string name;
     NameId name_id = 0;
     std::uint32_t depth = 0;
-    StatsCollector::Index stats = StatsCollector::kNone;
+    TraceObserver::Index obs_id = TraceObserver::kNone;
   };
   enum class TaskKind : std::uint8_t { kNormal, kIdle, kTimer };
   struct Task {
@@ -114,7 +114,7 @@ class TraceInterpreter {
     std::string state;                          // the open state slice
     std::string switched_out_state = "Ready";  // state once it stops running
     TaskStateKind switched_out_kind = TaskStateKind::kReady;
-    StatsCollector::Index stats = StatsCollector::kNone;
+    TraceObserver::Index obs_id = TraceObserver::kNone;
     IdMap<Marker> markers;
     IdMap<ValueMarker> value_markers;
     IdMap<std::string> marker_names, value_marker_names;  // names that came before first use
@@ -145,7 +145,7 @@ class TraceInterpreter {
     std::string name;
     std::optional<std::uint8_t> kind;  // FrQueueKind
     bool slice_open = false;
-    StatsCollector::Index stats = StatsCollector::kNone;
+    TraceObserver::Index obs_id = TraceObserver::kNone;
     TrackId set_track = 0;         // a queue set: "<set> (queue set)" instants
     TrackId membership_track = 0;  // a set's member: "<member> set membership" slices
     std::uint32_t in_set = 0;      // the set whose "in set" slice is open (0: none)
@@ -176,7 +176,7 @@ class TraceInterpreter {
   struct DisplayTrack {
     TrackId id = 0;
     std::vector<OpenSpan> open;  // innermost last
-    StatsCollector::Index stats = StatsCollector::kNone;  // a counter track's figures
+    TraceObserver::Index obs_id = TraceObserver::kNone;  // a counter track's figures
   };
   struct OpenRef {  // a span that is open, on its track
     FieldKey key;  // its key field values
@@ -201,7 +201,7 @@ class TraceInterpreter {
     RecentKeys<NameId> recent_names;             // by the name template's values
     ByText<DisplayTrack*> tracks;                // the same, all of them (FieldKey::bytes())
     ByText<NameId> names;
-    StatsCollector::Index stats = StatsCollector::kNone;  // its span's figures, or its instants'
+    TraceObserver::Index obs_id = TraceObserver::kNone;  // its span's figures, or its instants'
   };
 
   // ---- dispatch ---------------------------------------------------------------
@@ -369,14 +369,15 @@ class TraceInterpreter {
   void join_queue_set(std::uint32_t set_id, std::uint32_t member_id, std::uint64_t ts_ns);
   void leave_queue_set(Queue& member, std::uint64_t ts_ns);
   void finish_freertos();
-  void name_stats();
-  void name_queue_stats();
+  void name_observed();
+  void name_observed_queues();
 
   Timeline& timeline_;
   NameTable& names_;
   Diagnostics& diagnostics_;
   InterpreterOptions options_;
-  StatsCollector* stats_ = nullptr;
+  NullObserver null_observer_;  // observer_ when the options name none
+  TraceObserver& observer_;
   std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
   std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
   IdMap<Marker> evtmarkers_;
@@ -411,7 +412,7 @@ class TraceInterpreter {
   std::deque<DisplayTrack> display_tracks_;
   ByText<DisplayTrack*> display_tracks_by_name_;  // by parent, kind and name
   ByText<std::vector<OpenRef>> open_spans_;        // by span name
-  ByText<StatsCollector::Index> span_stats_;       // by span name
+  ByText<TraceObserver::Index> span_obs_ids_;       // by span name
   FieldKey key_;                                   // scratch
   std::uint64_t next_span_serial_ = 0;
   NameId diag_message_name_ = 0;
