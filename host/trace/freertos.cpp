@@ -35,17 +35,17 @@ TraceInterpreter::Task& TraceInterpreter::task(std::uint32_t id) {
   return t;
 }
 
-void TraceInterpreter::set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state, TaskStateKind kind,
-                                      std::uint32_t core) {
+void TraceInterpreter::set_task_state(Task& t, std::uint64_t ts_ns, TaskState state) {
   if (t.has_state) {
     if (t.state == state) {
       return;  // e.g. a ready task made ready again
     }
     timeline_.slice_end(ts_ns, t.state_track);
   }
-  observer_.task_state(t.obs_id, ts_ns, kind, core);
-  timeline_.slice_begin(ts_ns, t.state_track, names_.intern_bounded(state), {}, state);
-  t.state = state;
+  observer_.task_state(t.obs_id, ts_ns, state.kind, state.core);
+  const std::string text = state.text();
+  timeline_.slice_begin(ts_ns, t.state_track, names_.intern_bounded(text), {}, text);
+  t.state = std::move(state);
   t.has_state = true;
 }
 
@@ -59,10 +59,9 @@ TraceInterpreter::Task* TraceInterpreter::current_task(Context& c, std::string_v
   return &task(*c.core.current_task);
 }
 
-void TraceInterpreter::block_current(Context& c, std::string_view event_name, std::string state) {
+void TraceInterpreter::block_current(Context& c, std::string_view event_name, std::string what) {
   if (Task* t = current_task(c, event_name)) {
-    t->switched_out_state = std::move(state);
-    t->switched_out_kind = TaskStateKind::kBlocked;
+    t->switched_out_state = {TaskStateKind::kBlocked, 0, std::move(what)};
   }
 }
 
@@ -74,7 +73,7 @@ void TraceInterpreter::block_on_queue(Context& c, std::string_view event_name, s
                      : op == QueueOp::kBlockedSend ? "send to "
                      : set                         ? "select from "
                                                    : "receive from ";
-  block_current(c, event_name, "Blocked: " + std::string{verb} + queue_label(queue_id));
+  block_current(c, event_name, verb + queue_label(queue_id));
   count_queue_op(queue_id, op);
 }
 
@@ -99,7 +98,7 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
       timeline_.slice_end(c.ts_ns, prev.running_track);
       prev.running_on.reset();
     }
-    set_task_state(prev, c.ts_ns, prev.switched_out_state, prev.switched_out_kind);
+    set_task_state(prev, c.ts_ns, prev.switched_out_state);
   }
   if (c.core.running_task_track == 0) {
     c.core.running_task_track = timeline_.add_track(c.core.process, TrackKind::kSlices, "Running task");
@@ -112,12 +111,10 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
     // Still marked running on another core: that core missed its switch-out.
     timeline_.slice_end(c.ts_ns, next.running_track);
   }
-  set_task_state(next, c.ts_ns, "Running on core " + std::to_string(c.origin.core), TaskStateKind::kRunning,
-                 c.origin.core);
+  set_task_state(next, c.ts_ns, {TaskStateKind::kRunning, c.origin.core, {}});
   timeline_.slice_begin(c.ts_ns, next.running_track, running_name_);
   next.running_on = c.origin.core;
-  next.switched_out_state = "Ready";
-  next.switched_out_kind = TaskStateKind::kReady;
+  next.switched_out_state = {};
   next.blocked_on_stream_buffer = false;
   c.core.current_task = e.task_id;
   // Every task, the idle task too: a gap would look like the core ran
@@ -129,30 +126,30 @@ void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
 void TraceInterpreter::handle(const TaskToRdyState& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
+    set_task_state(t, c.ts_ns, {});
   }
 }
 
 void TraceInterpreter::handle(const TaskResumed& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
+    set_task_state(t, c.ts_ns, {});
   }
 }
 
 void TraceInterpreter::handle(const TaskResumedFromIsr& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
+    set_task_state(t, c.ts_ns, {});
   }
 }
 
 void TraceInterpreter::handle(const TaskSuspended& e, Context& c) {
-  leave(e.task_id, "Suspended", TaskStateKind::kSuspended, c);
+  leave(e.task_id, TaskStateKind::kSuspended, c);
 }
 
 void TraceInterpreter::handle(const CurtaskDelay& e, Context& c) {
-  block_current(c, "curtask_delay", "Blocked: delay " + std::to_string(e.ticks) + " ticks");
+  block_current(c, "curtask_delay", "delay " + std::to_string(e.ticks) + " ticks");
 }
 
 // The timer task blocks in vTaskPlaceOnEventListRestricted(), which traces
@@ -160,10 +157,10 @@ void TraceInterpreter::handle(const CurtaskDelay& e, Context& c) {
 // no timer): it waits for a command on its queue or its next timer's expiry.
 void TraceInterpreter::handle(const CurtaskDelayUntil& e, Context& c) {
   if (c.core.current_task && task(*c.core.current_task).kind == TaskKind::kTimer) {
-    block_current(c, "curtask_delay_until", kTimerTaskWaitState);
+    block_current(c, "curtask_delay_until", kTimerTaskWait);
     return;
   }
-  block_current(c, "curtask_delay_until", "Blocked: delay until tick " + std::to_string(e.time_to_wake));
+  block_current(c, "curtask_delay_until", "delay until tick " + std::to_string(e.time_to_wake));
 }
 
 void TraceInterpreter::handle(const TaskPrioritySet& e, Context& c) { set_priority(e.task_id, c.ts_ns, e.priority); }
@@ -175,26 +172,26 @@ void TraceInterpreter::handle(const TaskPriorityDisinherit& e, Context& c) {
 void TraceInterpreter::handle(const TaskCreated& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.has_state) {
-    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
+    set_task_state(t, c.ts_ns, {});
   }
 }
 
 void TraceInterpreter::handle(const TaskDeleted& e, Context& c) {
-  leave(e.task_id, "Deleted", TaskStateKind::kDeleted, c);
+  leave(e.task_id, TaskStateKind::kDeleted, c);
 }
 
 // Suspended or deleted, by itself or by the task running on this core: a
 // running task changes state when it is switched out.
-void TraceInterpreter::leave(std::uint32_t id, std::string state, TaskStateKind kind, Context& c) {
+void TraceInterpreter::leave(std::uint32_t id, TaskStateKind kind, Context& c) {
+  TaskState state{kind, 0, {}};
   if (c.core.current_task && *c.core.current_task != id) {
-    state += " by " + task_label(*c.core.current_task);
+    state.detail = task_label(*c.core.current_task);
   }
   Task& t = task(id);
   if (t.running_on) {
     t.switched_out_state = std::move(state);
-    t.switched_out_kind = kind;
   } else {
-    set_task_state(t, c.ts_ns, state, kind);
+    set_task_state(t, c.ts_ns, std::move(state));
   }
 }
 

@@ -46,7 +46,7 @@ void TraceInterpreter::handle(const TaskNotifyFromIsr& e, Context& c) {
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnNotifyTake& e, Context& c) {
-  block_current(c, "curtask_block_on_notify_take", "Blocked: take notification" + notify_index(e.index));
+  block_current(c, "curtask_block_on_notify_take", "take notification" + notify_index(e.index));
 }
 
 // Stream buffers block in a notification wait: the task keeps the state
@@ -55,7 +55,7 @@ void TraceInterpreter::handle(const CurtaskBlockOnNotifyWait& e, Context& c) {
   if (c.core.current_task && task(*c.core.current_task).blocked_on_stream_buffer) {
     return;
   }
-  block_current(c, "curtask_block_on_notify_wait", "Blocked: wait for notification" + notify_index(e.index));
+  block_current(c, "curtask_block_on_notify_wait", "wait for notification" + notify_index(e.index));
 }
 
 void TraceInterpreter::handle(const CurtaskNotifyTake& e, Context& c) {
@@ -110,12 +110,12 @@ void TraceInterpreter::handle(const EventGroupClearBits& e, Context& c) {
 
 void TraceInterpreter::handle(const CurtaskBlockOnEventGroupWait& e, Context& c) {
   block_current(c, "curtask_block_on_event_group_wait",
-                "Blocked: wait bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
+                "wait bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnEventGroupSync& e, Context& c) {
   block_current(c, "curtask_block_on_event_group_sync",
-                "Blocked: sync bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
+                "sync bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
 }
 
 }  // namespace tband

@@ -111,9 +111,8 @@ class TraceInterpreter {
     std::uint32_t idle_core = 0;              // kind kIdle: the core it is the idle task of
     std::optional<std::uint32_t> running_on;  // core
     bool has_state = false;
-    std::string state;                          // the open state slice
-    std::string switched_out_state = "Ready";  // state once it stops running
-    TaskStateKind switched_out_kind = TaskStateKind::kReady;
+    TaskState state;               // the open state slice
+    TaskState switched_out_state;  // state once it stops running (Ready unless it blocked or left)
     TraceObserver::Index obs_id = TraceObserver::kNone;
     IdMap<Marker> markers;
     IdMap<ValueMarker> value_markers;
@@ -340,13 +339,13 @@ class TraceInterpreter {
   Task& task(std::uint32_t id);
   std::string task_label(std::uint32_t id);
   void name_task_process(Task& t);
-  void set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state, TaskStateKind kind,
-                      std::uint32_t core = 0);
+  void set_task_state(Task& t, std::uint64_t ts_ns, TaskState state);
   Task* current_task(Context& c, std::string_view event_name);
-  static constexpr const char* kTimerTaskWaitState = "Blocked: waiting for timer command or expiry";
-  void block_current(Context& c, std::string_view event_name, std::string state);
+  static constexpr const char* kTimerTaskWait = "waiting for timer command or expiry";
+  /// The current task blocks on `what` ("delay 5 ticks") when it is switched out.
+  void block_current(Context& c, std::string_view event_name, std::string what);
   void block_on_queue(Context& c, std::string_view event_name, std::uint32_t queue_id, QueueOp op);
-  void leave(std::uint32_t id, std::string state, TaskStateKind kind, Context& c);
+  void leave(std::uint32_t id, TaskStateKind kind, Context& c);
   void count_queue_op(std::uint32_t id, QueueOp op);
   void set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority);
   Queue& queue(std::uint32_t id);
@@ -359,7 +358,7 @@ class TraceInterpreter {
   void event_group_bits(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t value);
   std::string stream_buffer_label(std::uint32_t id);
   void stream_buffer_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill);
-  void block_on_stream_buffer(Context& c, std::string_view event_name, std::string state);
+  void block_on_stream_buffer(Context& c, std::string_view event_name, std::string what);
   Timer& timer(std::uint32_t id);
   std::string timer_label(std::uint32_t id);
   void timer_start(Timer& t, std::uint64_t ts_ns);
