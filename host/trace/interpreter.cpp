@@ -19,7 +19,8 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       names_(timeline.names()),
       diagnostics_(diagnostics),
       options_(options),
-      observer_(options.observer != nullptr ? *options.observer : null_observer_) {
+      observer_(options.observer != nullptr ? *options.observer : null_observer_),
+      isrs_(timeline, observer_) {
   for (const EventInfo& info : all_event_infos()) {
     event_name_ids_.push_back(names_.intern(info.name));
     auto& fields = field_name_ids_.emplace_back();
@@ -210,14 +211,10 @@ void TraceInterpreter::finish() {
       diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "value marker " + std::to_string(id) + " was never named");
     }
   }
-  for (std::size_t core_id = 0; core_id < cores_.size(); ++core_id) {
-    for (auto& [id, isr] : cores_[core_id].isrs.entries()) {
-      if (isr.name.empty()) {
-        diagnose(DiagnosticKind::kUnnamedId, std::nullopt,
-                 "ISR " + std::to_string(id) + " on core " + std::to_string(core_id) + " was never named");
-      }
-    }
-  }
+  isrs_.each_unnamed([&](std::uint32_t core_id, std::uint32_t id) {
+    diagnose(DiagnosticKind::kUnnamedId, std::nullopt,
+             "ISR " + std::to_string(id) + " on core " + std::to_string(core_id) + " was never named");
+  });
   finish_freertos();
   name_observed();
   show_left_off_diagnostics();
@@ -232,11 +229,7 @@ void TraceInterpreter::name_observed() {
   for (auto& [id, m] : valmarkers_.entries()) {
     observer_.name_value(m.obs_id, timeline_.track(m.track).name);
   }
-  for (Core& c : cores_) {
-    for (auto& [id, i] : c.isrs.entries()) {
-      observer_.name_isr(i.obs_id, timeline_.track(i.track).name);
-    }
-  }
+  isrs_.observe_names();
   for (auto& [id, t] : tasks_.entries()) {
     observer_.name_task(t.obs_id, task_label(id), t.kind == TaskKind::kIdle);
     for (auto& [marker_id, m] : t.markers.entries()) {
@@ -257,14 +250,7 @@ void TraceInterpreter::name_observed() {
       observer_.name_value(observer_.add_value(TraceObserver::kNone), name);
     }
   }
-  for (Core& c : cores_) {
-    for (auto& [id, name] : c.isr_names.entries()) {
-      if (c.isrs.find(id) == nullptr) {
-        const TraceObserver::Index i = observer_.add_isr(c.id);
-        observer_.name_isr(i, name);
-      }
-    }
-  }
+  isrs_.observe_unused();
   for (auto& [id, t] : tasks_.entries()) {
     for (auto& [marker_id, name] : t.marker_names.entries()) {
       if (t.markers.find(marker_id) == nullptr) {
@@ -346,6 +332,7 @@ TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrig
   c.id = id;
   active_cores_[id] = &c;
   c.process = timeline_.add_process("Core " + std::to_string(id), static_cast<std::int32_t>(id) + 1);
+  isrs_.add_core(id, c.process);
   return c;
 }
 
@@ -362,21 +349,6 @@ TraceInterpreter::Marker& TraceInterpreter::new_evtmarker(std::uint32_t id) {
     m.obs_id = observer_.add_marker(TraceObserver::kNone);
   }
   return m;
-}
-
-TraceInterpreter::Isr& TraceInterpreter::new_isr(Core& c, std::uint32_t id) {
-  bool created = false;
-  Isr& i = c.isrs.get(id, created);
-  if (created) {
-    if (std::string* early = c.isr_names.find(id)) {
-      i.name = *early;
-    }
-    const std::string label = i.name.empty() ? id_label("ISR", id) : i.name;
-    i.track = timeline_.add_track(c.process, TrackKind::kSlices, label);
-    i.name_id = names_.intern(label);
-    i.obs_id = observer_.add_isr(c.id);
-  }
-  return i;
 }
 
 void TraceInterpreter::marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
@@ -457,35 +429,16 @@ void TraceInterpreter::handle(const TsResolutionNs& e, Context&) {
   have_resolution_ = true;
 }
 
-void TraceInterpreter::handle(const IsrName& e, Context& c) {
-  if (Isr* i = c.core.isrs.find(e.isr_id)) {
-    i->name.assign(e.name);
-    timeline_.rename(i->track, i->name);
-    i->name_id = names_.intern(i->name);
-  } else {
-    bool created = false;
-    c.core.isr_names.get(e.isr_id, created).assign(e.name);
-  }
-}
+void TraceInterpreter::handle(const IsrName& e, Context& c) { isrs_.name(c.core.id, e.isr_id, e.name); }
 
-void TraceInterpreter::handle(const IsrEnter& e, Context& c) {
-  Isr& i = isr(c.core, e.isr_id);
-  ++i.depth;
-  timeline_.slice_begin(c.ts_ns, i.track, i.name_id);
-  observer_.isr_enter(i.obs_id, c.origin.core, c.ts_ns);
-}
+void TraceInterpreter::handle(const IsrEnter& e, Context& c) { isrs_.enter(c.core.id, e.isr_id, c.ts_ns); }
 
 void TraceInterpreter::handle(const IsrExit& e, Context& c) {
-  Isr& i = isr(c.core, e.isr_id);
-  if (i.depth == 0) {
+  if (!isrs_.exit(c.core.id, e.isr_id, c.ts_ns)) {
     diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
-             "isr_exit of '" + timeline_.track(i.track).name + "' on core " + std::to_string(c.origin.core) +
+             "isr_exit of '" + isrs_.label(c.core.id, e.isr_id) + "' on core " + std::to_string(c.origin.core) +
                  " without isr_enter (" + where(c.origin) + ")");
-    return;
   }
-  --i.depth;
-  timeline_.slice_end(c.ts_ns, i.track);
-  observer_.isr_exit(i.obs_id, c.origin.core, c.ts_ns);
 }
 
 void TraceInterpreter::handle(const EvtmarkerName& e, Context&) {

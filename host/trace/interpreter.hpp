@@ -26,6 +26,7 @@
 #include "trace/diagnostics.hpp"
 #include "trace/field_key.hpp"
 #include "trace/id_map.hpp"
+#include "trace/isr_tracker.hpp"
 #include "trace/names.hpp"
 #include "trace/timeline.hpp"
 #include "trace/trace_observer.hpp"
@@ -96,13 +97,6 @@ class TraceInterpreter {
     std::string name;
     TraceObserver::Index obs_id = TraceObserver::kNone;
   };
-  struct Isr {
-    TrackId track = 0;
-    std::string name;
-    NameId name_id = 0;
-    std::uint32_t depth = 0;
-    TraceObserver::Index obs_id = TraceObserver::kNone;
-  };
   enum class TaskKind : std::uint8_t { kNormal, kIdle, kTimer };
   struct Task {
     TrackId process = 0, state_track = 0, running_track = 0, priority_track = 0;
@@ -152,8 +146,6 @@ class TraceInterpreter {
   struct Core {
     std::uint32_t id = 0;
     TrackId process = 0, events_track = 0, running_task_track = 0;
-    IdMap<Isr> isrs;
-    IdMap<std::string> isr_names;  // names that came before first use
     std::optional<std::uint32_t> current_task;
     bool running_slice_open = false;
     std::uint64_t last_ts = 0;
@@ -312,21 +304,14 @@ class TraceInterpreter {
 
   // ---- helpers ----------------------------------------------------------------
   Core& core(std::uint32_t id, const EventOrigin& origin);
-  // Found inline (every marker and ISR event looks one up); made out of line.
+  // Found inline (every marker event looks one up); made out of line.
   Marker& evtmarker(std::uint32_t id) {
     if (Marker* m = evtmarkers_.find(id)) [[likely]] {
       return *m;
     }
     return new_evtmarker(id);
   }
-  Isr& isr(Core& core, std::uint32_t id) {
-    if (Isr* i = core.isrs.find(id)) [[likely]] {
-      return *i;
-    }
-    return new_isr(core, id);
-  }
   Marker& new_evtmarker(std::uint32_t id);
-  Isr& new_isr(Core& core, std::uint32_t id);
   void diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message);
   void show_diagnostic(std::string_view title, std::uint64_t ts_ns, const std::string& message);
   void show_left_off_diagnostics();
@@ -377,6 +362,7 @@ class TraceInterpreter {
   InterpreterOptions options_;
   NullObserver null_observer_;  // observer_ when the options name none
   TraceObserver& observer_;
+  IsrTracker isrs_;
   std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
   std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
   IdMap<Marker> evtmarkers_;
