@@ -31,6 +31,8 @@ TraceInterpreter::Task& TraceInterpreter::task(std::uint32_t id) {
     t.state_track = timeline_.add_track(t.process, TrackKind::kSlices, "State");
     t.running_track = timeline_.add_track(t.process, TrackKind::kSlices, "Running");
     t.obs_id = observer_.add_task();
+    t.markers.parent = t.process;
+    t.markers.owner = t.obs_id;
   }
   return t;
 }
@@ -355,79 +357,36 @@ void TraceInterpreter::handle(const CurtaskBlockOnQueueReceive& e, Context& c) {
 
 // ---- task-local markers ------------------------------------------------------------------
 
-TraceInterpreter::Marker& TraceInterpreter::task_marker(Task& t, std::uint32_t marker_id) {
-  bool created = false;
-  Marker& m = t.markers.get(marker_id, created);
-  if (created) {
-    if (std::string* early = t.marker_names.find(marker_id)) {
-      m.name = *early;
-    }
-    m.track = timeline_.add_track(t.process, TrackKind::kSlices,
-                                  m.name.empty() ? "evtmarker " + std::to_string(marker_id) : m.name);
-    m.name_id = names_.intern(timeline_.track(m.track).name);
-    m.obs_id = observer_.add_marker(t.obs_id);
-  }
-  return m;
-}
-
 void TraceInterpreter::handle(const TaskEvtmarkerName& e, Context&) {
-  Task& t = task(e.task_id);
-  if (Marker* m = t.markers.find(e.evtmarker_id)) {
-    m->name.assign(e.name);
-    timeline_.rename(m->track, m->name);
-    m->name_id = names_.intern(m->name);
-  } else {
-    bool created = false;
-    t.marker_names.get(e.evtmarker_id, created).assign(e.name);
-  }
+  markers_.name_marker(task(e.task_id).markers, e.evtmarker_id, e.name);
 }
 
 void TraceInterpreter::handle(const TaskEvtmarker& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker")) {
-    marker_instant(task_marker(*t, e.evtmarker_id), c.ts_ns, e.msg);
+    markers_.instant(t->markers, e.evtmarker_id, c.ts_ns, e.msg);
   }
 }
 
 void TraceInterpreter::handle(const TaskEvtmarkerBegin& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker_begin")) {
-    marker_begin(task_marker(*t, e.evtmarker_id), c.ts_ns, e.msg);
+    markers_.begin(t->markers, e.evtmarker_id, c.ts_ns, e.msg);
   }
 }
 
 void TraceInterpreter::handle(const TaskEvtmarkerEnd& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker_end")) {
-    marker_end(task_marker(*t, e.evtmarker_id), c.ts_ns, "task event marker", c);
+    marker_end(t->markers, e.evtmarker_id, "task event marker", c);
   }
 }
 
 void TraceInterpreter::handle(const TaskValmarkerName& e, Context&) {
-  Task& t = task(e.task_id);
-  if (ValueMarker* m = t.value_markers.find(e.valmarker_id)) {
-    m->name.assign(e.name);
-    timeline_.rename(m->track, m->name);
-  } else {
-    bool created = false;
-    t.value_marker_names.get(e.valmarker_id, created).assign(e.name);
-  }
+  markers_.name_value(task(e.task_id).markers, e.valmarker_id, e.name);
 }
 
 void TraceInterpreter::handle(const TaskValmarker& e, Context& c) {
-  Task* t = current_task(c, "task_valmarker");
-  if (t == nullptr) {
-    return;
+  if (Task* t = current_task(c, "task_valmarker")) {
+    markers_.value(t->markers, e.valmarker_id, c.ts_ns, e.val);
   }
-  bool created = false;
-  ValueMarker& m = t->value_markers.get(e.valmarker_id, created);
-  if (created) {
-    if (std::string* early = t->value_marker_names.find(e.valmarker_id)) {
-      m.name = *early;
-    }
-    m.track = timeline_.add_track(t->process, TrackKind::kCounter,
-                                  m.name.empty() ? "valmarker " + std::to_string(e.valmarker_id) : m.name);
-    m.obs_id = observer_.add_value(t->obs_id);
-  }
-  timeline_.counter(c.ts_ns, m.track, e.val);
-  observer_.value(m.obs_id, c.ts_ns, e.val);
 }
 
 void TraceInterpreter::finish_freertos() {

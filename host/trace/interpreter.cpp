@@ -8,19 +8,14 @@
 
 namespace tband {
 
-namespace {
-
-std::string id_label(std::string_view kind, std::uint32_t id) { return std::string{kind} + " " + std::to_string(id); }
-
-}  // namespace
-
 TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics, InterpreterOptions options)
     : timeline_(timeline),
       names_(timeline.names()),
       diagnostics_(diagnostics),
       options_(options),
       observer_(options.observer != nullptr ? *options.observer : null_observer_),
-      isrs_(timeline, observer_) {
+      isrs_(timeline, observer_),
+      markers_(timeline, observer_) {
   for (const EventInfo& info : all_event_infos()) {
     event_name_ids_.push_back(names_.intern(info.name));
     auto& fields = field_name_ids_.emplace_back();
@@ -201,16 +196,9 @@ void TraceInterpreter::finish() {
                  " FreeRTOS event(s) in a bare-metal conversion were shown as plain events; convert with "
                  "--mode freertos");
   }
-  for (auto& [id, m] : evtmarkers_.entries()) {
-    if (m.name.empty()) {
-      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "event marker " + std::to_string(id) + " was never named");
-    }
-  }
-  for (auto& [id, m] : valmarkers_.entries()) {
-    if (m.name.empty()) {
-      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "value marker " + std::to_string(id) + " was never named");
-    }
-  }
+  MarkerTracker::each_unnamed(global_markers_, [&](std::string_view what, std::uint32_t id) {
+    diagnose(DiagnosticKind::kUnnamedId, std::nullopt, std::string{what} + " " + std::to_string(id) + " was never named");
+  });
   isrs_.each_unnamed([&](std::uint32_t core_id, std::uint32_t id) {
     diagnose(DiagnosticKind::kUnnamedId, std::nullopt,
              "ISR " + std::to_string(id) + " on core " + std::to_string(core_id) + " was never named");
@@ -223,45 +211,17 @@ void TraceInterpreter::finish() {
 // Things are named at the end: names may come after first use. An observer
 // (a stats row) gets the name of the thing's track.
 void TraceInterpreter::name_observed() {
-  for (auto& [id, m] : evtmarkers_.entries()) {
-    observer_.name_marker(m.obs_id, timeline_.track(m.track).name);
-  }
-  for (auto& [id, m] : valmarkers_.entries()) {
-    observer_.name_value(m.obs_id, timeline_.track(m.track).name);
-  }
+  markers_.observe_names(global_markers_);
   isrs_.observe_names();
   for (auto& [id, t] : tasks_.entries()) {
     observer_.name_task(t.obs_id, task_label(id), t.kind == TaskKind::kIdle);
-    for (auto& [marker_id, m] : t.markers.entries()) {
-      observer_.name_marker(m.obs_id, timeline_.track(m.track).name);
-    }
-    for (auto& [value_id, m] : t.value_markers.entries()) {
-      observer_.name_value(m.obs_id, timeline_.track(m.track).name);
-    }
+    markers_.observe_names(t.markers);
   }
   // Named but never used: rows of zeros, so that rules can say "never".
-  for (auto& [id, name] : evtmarker_names_.entries()) {
-    if (evtmarkers_.find(id) == nullptr) {
-      observer_.name_marker(observer_.add_marker(TraceObserver::kNone), name);
-    }
-  }
-  for (auto& [id, name] : valmarker_names_.entries()) {
-    if (valmarkers_.find(id) == nullptr) {
-      observer_.name_value(observer_.add_value(TraceObserver::kNone), name);
-    }
-  }
+  markers_.observe_unused(global_markers_);
   isrs_.observe_unused();
   for (auto& [id, t] : tasks_.entries()) {
-    for (auto& [marker_id, name] : t.marker_names.entries()) {
-      if (t.markers.find(marker_id) == nullptr) {
-        observer_.name_marker(observer_.add_marker(t.obs_id), name);
-      }
-    }
-    for (auto& [value_id, name] : t.value_marker_names.entries()) {
-      if (t.value_markers.find(value_id) == nullptr) {
-        observer_.name_value(observer_.add_value(t.obs_id), name);
-      }
-    }
+    markers_.observe_unused(t.markers);
   }
   name_observed_queues();
 }
@@ -336,42 +296,12 @@ TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrig
   return c;
 }
 
-TraceInterpreter::Marker& TraceInterpreter::new_evtmarker(std::uint32_t id) {
-  bool created = false;
-  Marker& m = evtmarkers_.get(id, created);
-  if (created) {
-    if (std::string* early = evtmarker_names_.find(id)) {
-      m.name = *early;
-    }
-    m.track = timeline_.add_track(0, TrackKind::kSlices,
-                                  m.name.empty() ? id_label("evtmarker", id) : m.name);
-    m.name_id = names_.intern(timeline_.track(m.track).name);
-    m.obs_id = observer_.add_marker(TraceObserver::kNone);
-  }
-  return m;
-}
-
-void TraceInterpreter::marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
-  ++m.depth;
-  timeline_.slice_begin(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
-  observer_.span_begin(m.obs_id, ts_ns);
-}
-
-void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c) {
-  if (m.depth == 0) {
-    diagnose(DiagnosticKind::kEndWithoutBegin, ts_ns,
-             std::string{what} + " '" + timeline_.track(m.track).name + "' ends with no span open (" +
+void TraceInterpreter::marker_end(MarkerScope& scope, std::uint32_t id, std::string_view what, Context& c) {
+  if (!markers_.end(scope, id, c.ts_ns)) {
+    diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
+             std::string{what} + " '" + markers_.marker_label(scope, id) + "' ends with no span open (" +
                  where(c.origin) + ")");
-    return;
   }
-  --m.depth;
-  timeline_.slice_end(ts_ns, m.track);
-  observer_.span_end(m.obs_id, ts_ns);
-}
-
-void TraceInterpreter::marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
-  timeline_.instant(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
-  observer_.instant(m.obs_id, ts_ns);
 }
 
 // ---- generic events --------------------------------------------------------------
@@ -442,49 +372,27 @@ void TraceInterpreter::handle(const IsrExit& e, Context& c) {
 }
 
 void TraceInterpreter::handle(const EvtmarkerName& e, Context&) {
-  if (Marker* m = evtmarkers_.find(e.evtmarker_id)) {
-    m->name.assign(e.name);
-    timeline_.rename(m->track, m->name);
-    m->name_id = names_.intern(m->name);
-  } else {
-    bool created = false;
-    evtmarker_names_.get(e.evtmarker_id, created).assign(e.name);
-  }
+  markers_.name_marker(global_markers_, e.evtmarker_id, e.name);
 }
 
-void TraceInterpreter::handle(const Evtmarker& e, Context& c) { marker_instant(evtmarker(e.evtmarker_id), c.ts_ns, e.msg); }
+void TraceInterpreter::handle(const Evtmarker& e, Context& c) {
+  markers_.instant(global_markers_, e.evtmarker_id, c.ts_ns, e.msg);
+}
 
 void TraceInterpreter::handle(const EvtmarkerBegin& e, Context& c) {
-  marker_begin(evtmarker(e.evtmarker_id), c.ts_ns, e.msg);
+  markers_.begin(global_markers_, e.evtmarker_id, c.ts_ns, e.msg);
 }
 
 void TraceInterpreter::handle(const EvtmarkerEnd& e, Context& c) {
-  marker_end(evtmarker(e.evtmarker_id), c.ts_ns, "event marker", c);
+  marker_end(global_markers_, e.evtmarker_id, "event marker", c);
 }
 
 void TraceInterpreter::handle(const ValmarkerName& e, Context&) {
-  if (ValueMarker* m = valmarkers_.find(e.valmarker_id)) {
-    m->name.assign(e.name);
-    timeline_.rename(m->track, m->name);
-  } else {
-    bool created = false;
-    valmarker_names_.get(e.valmarker_id, created).assign(e.name);
-  }
+  markers_.name_value(global_markers_, e.valmarker_id, e.name);
 }
 
 void TraceInterpreter::handle(const Valmarker& e, Context& c) {
-  bool created = false;
-  ValueMarker& m = valmarkers_.get(e.valmarker_id, created);
-  if (created) {
-    if (std::string* early = valmarker_names_.find(e.valmarker_id)) {
-      m.name = *early;
-    }
-    m.track = timeline_.add_track(0, TrackKind::kCounter,
-                                  m.name.empty() ? id_label("valmarker", e.valmarker_id) : m.name);
-    m.obs_id = observer_.add_value(TraceObserver::kNone);
-  }
-  timeline_.counter(c.ts_ns, m.track, e.val);
-  observer_.value(m.obs_id, c.ts_ns, e.val);
+  markers_.value(global_markers_, e.valmarker_id, c.ts_ns, e.val);
 }
 
 void TraceInterpreter::handle(const MetadataOverflow& e, Context& c) {

@@ -27,6 +27,7 @@
 #include "trace/field_key.hpp"
 #include "trace/id_map.hpp"
 #include "trace/isr_tracker.hpp"
+#include "trace/marker_tracker.hpp"
 #include "trace/names.hpp"
 #include "trace/timeline.hpp"
 #include "trace/trace_observer.hpp"
@@ -84,19 +85,6 @@ class TraceInterpreter {
 
  private:
   // ---- state ---------------------------------------------------------------
-  struct Marker {  // an event marker (global) or task-local marker
-    TrackId track = 0;
-    std::string name;  // empty until named
-    NameId name_id = 0;
-    std::uint32_t depth = 0;
-    CachedName msg;
-    TraceObserver::Index obs_id = TraceObserver::kNone;
-  };
-  struct ValueMarker {
-    TrackId track = 0;
-    std::string name;
-    TraceObserver::Index obs_id = TraceObserver::kNone;
-  };
   enum class TaskKind : std::uint8_t { kNormal, kIdle, kTimer };
   struct Task {
     TrackId process = 0, state_track = 0, running_track = 0, priority_track = 0;
@@ -108,9 +96,7 @@ class TraceInterpreter {
     TaskState state;               // the open state slice
     TaskState switched_out_state;  // state once it stops running (Ready unless it blocked or left)
     TraceObserver::Index obs_id = TraceObserver::kNone;
-    IdMap<Marker> markers;
-    IdMap<ValueMarker> value_markers;
-    IdMap<std::string> marker_names, value_marker_names;  // names that came before first use
+    MarkerScope markers;  // task-local markers
     std::vector<TrackId> notify_tracks;  // "Notification value" counters, by index (0: none yet)
     // Blocked on a stream buffer: the notification wait the kernel blocks in
     // keeps that state (cleared when the task runs again).
@@ -304,21 +290,11 @@ class TraceInterpreter {
 
   // ---- helpers ----------------------------------------------------------------
   Core& core(std::uint32_t id, const EventOrigin& origin);
-  // Found inline (every marker event looks one up); made out of line.
-  Marker& evtmarker(std::uint32_t id) {
-    if (Marker* m = evtmarkers_.find(id)) [[likely]] {
-      return *m;
-    }
-    return new_evtmarker(id);
-  }
-  Marker& new_evtmarker(std::uint32_t id);
   void diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message);
   void show_diagnostic(std::string_view title, std::uint64_t ts_ns, const std::string& message);
   void show_left_off_diagnostics();
   [[nodiscard]] std::string where(const EventOrigin& origin) const;
-  void marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg);
-  void marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c);
-  void marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg);
+  void marker_end(MarkerScope& scope, std::uint32_t id, std::string_view what, Context& c);
 
   // FreeRTOS helpers (freertos.cpp)
   Task& task(std::uint32_t id);
@@ -336,7 +312,6 @@ class TraceInterpreter {
   Queue& queue(std::uint32_t id);
   std::string queue_label(std::uint32_t id);
   void queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill, std::optional<std::uint32_t> by_task);
-  Marker& task_marker(Task& t, std::uint32_t marker_id);
   void notify_value(std::uint32_t task_id, std::uint8_t index, std::uint64_t ts_ns, std::uint32_t value);
   EventGroup& event_group(std::uint32_t id);
   std::string event_group_label(std::uint32_t id);
@@ -363,11 +338,10 @@ class TraceInterpreter {
   NullObserver null_observer_;  // observer_ when the options name none
   TraceObserver& observer_;
   IsrTracker isrs_;
+  MarkerTracker markers_;
   std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
   std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
-  IdMap<Marker> evtmarkers_;
-  IdMap<ValueMarker> valmarkers_;
-  IdMap<std::string> evtmarker_names_, valmarker_names_;  // names before first use
+  MarkerScope global_markers_;
   IdMap<Task> tasks_;
   IdMap<Queue> queues_;
   IdMap<EventGroup> event_groups_;
