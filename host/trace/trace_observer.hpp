@@ -70,8 +70,9 @@ class TraceObserver {
 };
 
 /// Watches nothing: installed when nobody observes, so the model calls its
-/// observer unconditionally instead of testing for one at every event.
-class NullObserver final : public TraceObserver {
+/// observer unconditionally instead of testing for one at every event. A
+/// base for observers that watch only a few things.
+class NullObserver : public TraceObserver {
  public:
   Index add_isr(std::uint32_t) override { return kNone; }
   Index add_marker(Index) override { return kNone; }
