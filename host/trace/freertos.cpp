@@ -17,40 +17,6 @@ bool is_mutex(std::optional<std::uint8_t> kind) {
 
 }  // namespace
 
-std::string TraceInterpreter::task_label(std::uint32_t id) {
-  const Task* t = tasks_.find(id);
-  return t != nullptr && !t->name.empty() ? t->name : "task " + std::to_string(id);
-}
-
-TraceInterpreter::Task& TraceInterpreter::task(std::uint32_t id) {
-  bool created = false;
-  Task& t = tasks_.get(id, created);
-  if (created) {
-    const std::string label = task_label(id);
-    t.process = timeline_.add_process(label, next_task_pid_++);
-    t.state_track = timeline_.add_track(t.process, TrackKind::kSlices, "State");
-    t.running_track = timeline_.add_track(t.process, TrackKind::kSlices, "Running");
-    t.obs_id = observer_.add_task();
-    t.markers.parent = t.process;
-    t.markers.owner = t.obs_id;
-  }
-  return t;
-}
-
-void TraceInterpreter::set_task_state(Task& t, std::uint64_t ts_ns, TaskState state) {
-  if (t.has_state) {
-    if (t.state == state) {
-      return;  // e.g. a ready task made ready again
-    }
-    timeline_.slice_end(ts_ns, t.state_track);
-  }
-  observer_.task_state(t.obs_id, ts_ns, state.kind, state.core);
-  const std::string text = state.text();
-  timeline_.slice_begin(ts_ns, t.state_track, names_.intern_bounded(text), {}, text);
-  t.state = std::move(state);
-  t.has_state = true;
-}
-
 TraceInterpreter::Task* TraceInterpreter::current_task(Context& c, std::string_view event_name) {
   if (!c.core.current_task) {
     diagnose(DiagnosticKind::kNoCurrentTask, c.ts_ns,
@@ -77,14 +43,6 @@ void TraceInterpreter::block_on_queue(Context& c, std::string_view event_name, s
                                                    : "receive from ";
   block_current(c, event_name, verb + queue_label(queue_id));
   count_queue_op(queue_id, op);
-}
-
-void TraceInterpreter::set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority) {
-  Task& t = task(id);
-  if (t.priority_track == 0) {
-    t.priority_track = timeline_.add_track(t.process, TrackKind::kCounter, "Priority");
-  }
-  timeline_.counter(ts_ns, t.priority_track, priority);
 }
 
 // ---- tasks --------------------------------------------------------------------------

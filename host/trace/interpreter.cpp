@@ -15,7 +15,8 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       options_(options),
       observer_(options.observer != nullptr ? *options.observer : null_observer_),
       isrs_(timeline, observer_),
-      markers_(timeline, observer_) {
+      markers_(timeline, observer_),
+      tasks_(timeline, observer_, "task") {
   for (const EventInfo& info : all_event_infos()) {
     event_name_ids_.push_back(names_.intern(info.name));
     auto& fields = field_name_ids_.emplace_back();

@@ -29,6 +29,7 @@
 #include "trace/isr_tracker.hpp"
 #include "trace/marker_tracker.hpp"
 #include "trace/names.hpp"
+#include "trace/thread_tracker.hpp"
 #include "trace/timeline.hpp"
 #include "trace/trace_observer.hpp"
 
@@ -86,22 +87,16 @@ class TraceInterpreter {
  private:
   // ---- state ---------------------------------------------------------------
   enum class TaskKind : std::uint8_t { kNormal, kIdle, kTimer };
-  struct Task {
-    TrackId process = 0, state_track = 0, running_track = 0, priority_track = 0;
-    std::string name;
+  struct FreeRtosTask {  // what only FreeRTOS knows of a thread
     TaskKind kind = TaskKind::kNormal;
-    std::uint32_t idle_core = 0;              // kind kIdle: the core it is the idle task of
-    std::optional<std::uint32_t> running_on;  // core
-    bool has_state = false;
-    TaskState state;               // the open state slice
-    TaskState switched_out_state;  // state once it stops running (Ready unless it blocked or left)
-    TraceObserver::Index obs_id = TraceObserver::kNone;
-    MarkerScope markers;  // task-local markers
+    std::uint32_t idle_core = 0;         // kind kIdle: the core it is the idle task of
     std::vector<TrackId> notify_tracks;  // "Notification value" counters, by index (0: none yet)
     // Blocked on a stream buffer: the notification wait the kernel blocks in
     // keeps that state (cleared when the task runs again).
     bool blocked_on_stream_buffer = false;
   };
+  using Tasks = ThreadTracker<FreeRtosTask>;
+  using Task = Tasks::Thread;
   struct EventGroup {
     TrackId track = 0;  // "<group> bits" counter
     std::string name;
@@ -297,10 +292,10 @@ class TraceInterpreter {
   void marker_end(MarkerScope& scope, std::uint32_t id, std::string_view what, Context& c);
 
   // FreeRTOS helpers (freertos.cpp)
-  Task& task(std::uint32_t id);
-  std::string task_label(std::uint32_t id);
+  Task& task(std::uint32_t id) { return tasks_.thread(id); }
+  std::string task_label(std::uint32_t id) { return tasks_.label(id); }
   void name_task_process(Task& t);
-  void set_task_state(Task& t, std::uint64_t ts_ns, TaskState state);
+  void set_task_state(Task& t, std::uint64_t ts_ns, TaskState state) { tasks_.set_state(t, ts_ns, std::move(state)); }
   Task* current_task(Context& c, std::string_view event_name);
   static constexpr const char* kTimerTaskWait = "waiting for timer command or expiry";
   /// The current task blocks on `what` ("delay 5 ticks") when it is switched out.
@@ -308,7 +303,9 @@ class TraceInterpreter {
   void block_on_queue(Context& c, std::string_view event_name, std::uint32_t queue_id, QueueOp op);
   void leave(std::uint32_t id, TaskStateKind kind, Context& c);
   void count_queue_op(std::uint32_t id, QueueOp op);
-  void set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority);
+  void set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority) {
+    tasks_.set_priority(id, ts_ns, priority);
+  }
   Queue& queue(std::uint32_t id);
   std::string queue_label(std::uint32_t id);
   void queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill, std::optional<std::uint32_t> by_task);
@@ -339,10 +336,10 @@ class TraceInterpreter {
   TraceObserver& observer_;
   IsrTracker isrs_;
   MarkerTracker markers_;
+  Tasks tasks_;
   std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
   std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
   MarkerScope global_markers_;
-  IdMap<Task> tasks_;
   IdMap<Queue> queues_;
   IdMap<EventGroup> event_groups_;
   IdMap<StreamBuffer> stream_buffers_;
@@ -359,7 +356,6 @@ class TraceInterpreter {
   std::uint64_t first_ts_ns_ = 0;
   std::uint64_t last_any_ts_ns_ = 0;
   std::uint64_t freertos_in_bare_metal_ = 0;
-  std::int32_t next_task_pid_ = 1000;
   // Interned names of every event and field, by the event's variant index.
   std::vector<NameId> event_name_ids_;
   std::vector<std::vector<NameId>> field_name_ids_;
