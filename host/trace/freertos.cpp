@@ -18,13 +18,13 @@ bool is_mutex(std::optional<std::uint8_t> kind) {
 }  // namespace
 
 TraceInterpreter::Task* TraceInterpreter::current_task(Context& c, std::string_view event_name) {
-  if (!c.core.current_task) {
+  if (!tasks_.running(c.core.id)) {
     diagnose(DiagnosticKind::kNoCurrentTask, c.ts_ns,
              std::string{event_name} + " on core " + std::to_string(c.origin.core) +
                  " before any task was switched in there (" + where(c.origin) + ")");
     return nullptr;
   }
-  return &task(*c.core.current_task);
+  return &task(*tasks_.running(c.core.id));
 }
 
 void TraceInterpreter::block_current(Context& c, std::string_view event_name, std::string what) {
@@ -48,39 +48,9 @@ void TraceInterpreter::block_on_queue(Context& c, std::string_view event_name, s
 // ---- tasks --------------------------------------------------------------------------
 
 void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
-  Task& next = task(e.task_id);
-  if (c.core.current_task == e.task_id && next.running_on == c.origin.core) {
-    return;  // the scheduler kept the running task (it yielded with nothing else ready): no switch
+  if (Task* next = tasks_.switch_in(c.core.id, e.task_id, c.ts_ns)) {
+    next->blocked_on_stream_buffer = false;
   }
-  if (c.core.current_task) {
-    Task& prev = task(*c.core.current_task);
-    if (prev.running_on) {
-      timeline_.slice_end(c.ts_ns, prev.running_track);
-      prev.running_on.reset();
-    }
-    set_task_state(prev, c.ts_ns, prev.switched_out_state);
-  }
-  if (c.core.running_task_track == 0) {
-    c.core.running_task_track = timeline_.add_track(c.core.process, TrackKind::kSlices, "Running task");
-  }
-  if (c.core.running_slice_open) {
-    timeline_.slice_end(c.ts_ns, c.core.running_task_track);
-    c.core.running_slice_open = false;
-  }
-  if (next.running_on && *next.running_on != c.origin.core) {
-    // Still marked running on another core: that core missed its switch-out.
-    timeline_.slice_end(c.ts_ns, next.running_track);
-  }
-  set_task_state(next, c.ts_ns, {TaskStateKind::kRunning, c.origin.core, {}});
-  timeline_.slice_begin(c.ts_ns, next.running_track, running_name_);
-  next.running_on = c.origin.core;
-  next.switched_out_state = {};
-  next.blocked_on_stream_buffer = false;
-  c.core.current_task = e.task_id;
-  // Every task, the idle task too: a gap would look like the core ran
-  // something unknown.
-  timeline_.slice_begin(c.ts_ns, c.core.running_task_track, names_.intern(task_label(e.task_id)));
-  c.core.running_slice_open = true;
 }
 
 void TraceInterpreter::handle(const TaskToRdyState& e, Context& c) {
@@ -116,7 +86,7 @@ void TraceInterpreter::handle(const CurtaskDelay& e, Context& c) {
 // it as a delay until now + its timeout (now - 1, wrapped, when it waits for
 // no timer): it waits for a command on its queue or its next timer's expiry.
 void TraceInterpreter::handle(const CurtaskDelayUntil& e, Context& c) {
-  if (c.core.current_task && task(*c.core.current_task).kind == TaskKind::kTimer) {
+  if (tasks_.running(c.core.id) && task(*tasks_.running(c.core.id)).kind == TaskKind::kTimer) {
     block_current(c, "curtask_delay_until", kTimerTaskWait);
     return;
   }
@@ -144,8 +114,8 @@ void TraceInterpreter::handle(const TaskDeleted& e, Context& c) {
 // running task changes state when it is switched out.
 void TraceInterpreter::leave(std::uint32_t id, TaskStateKind kind, Context& c) {
   TaskState state{kind, 0, {}};
-  if (c.core.current_task && *c.core.current_task != id) {
-    state.detail = task_label(*c.core.current_task);
+  if (tasks_.running(c.core.id) && *tasks_.running(c.core.id) != id) {
+    state.detail = task_label(*tasks_.running(c.core.id));
   }
   Task& t = task(id);
   if (t.running_on) {
@@ -273,7 +243,7 @@ void TraceInterpreter::handle(const QueueKind& e, Context&) { queue(e.queue_id).
 
 void TraceInterpreter::handle(const QueueSend& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
-  queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
+  queue_fill(e.queue_id, c.ts_ns, e.len_after, tasks_.running(c.core.id));
 }
 void TraceInterpreter::handle(const QueueSendFromIsr& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
@@ -281,7 +251,7 @@ void TraceInterpreter::handle(const QueueSendFromIsr& e, Context& c) {
 }
 void TraceInterpreter::handle(const QueueOverwrite& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
-  queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
+  queue_fill(e.queue_id, c.ts_ns, e.len_after, tasks_.running(c.core.id));
 }
 void TraceInterpreter::handle(const QueueOverwriteFromIsr& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
@@ -289,7 +259,7 @@ void TraceInterpreter::handle(const QueueOverwriteFromIsr& e, Context& c) {
 }
 void TraceInterpreter::handle(const QueueReceive& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kReceive);
-  queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
+  queue_fill(e.queue_id, c.ts_ns, e.len_after, tasks_.running(c.core.id));
 }
 void TraceInterpreter::handle(const QueueReceiveFromIsr& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kReceive);
@@ -297,7 +267,7 @@ void TraceInterpreter::handle(const QueueReceiveFromIsr& e, Context& c) {
 }
 void TraceInterpreter::handle(const QueueReset& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kReset);
-  queue_fill(e.queue_id, c.ts_ns, 0, c.core.current_task);
+  queue_fill(e.queue_id, c.ts_ns, 0, tasks_.running(c.core.id));
 }
 void TraceInterpreter::handle(const QueueCurLength& e, Context& c) {
   queue_fill(e.queue_id, c.ts_ns, e.length, std::nullopt);

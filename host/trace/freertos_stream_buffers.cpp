@@ -43,8 +43,8 @@ void TraceInterpreter::stream_buffer_fill(std::uint32_t id, std::uint64_t ts_ns,
 
 void TraceInterpreter::block_on_stream_buffer(Context& c, std::string_view event_name, std::string what) {
   block_current(c, event_name, std::move(what));
-  if (c.core.current_task) {
-    task(*c.core.current_task).blocked_on_stream_buffer = true;
+  if (tasks_.running(c.core.id)) {
+    task(*tasks_.running(c.core.id)).blocked_on_stream_buffer = true;
   }
 }
 

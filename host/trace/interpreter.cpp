@@ -26,7 +26,7 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
     generic_only_.push_back(options_.mode == TraceMode::kBareMetal && info.group == "freertos" ? 1 : 0);
   }
   diag_message_name_ = names_.intern("message");
-  running_name_ = names_.intern("Running");
+  names_.intern("Running");  // the threads' running slices: its id stays where it was
   diagnostics_track_ = timeline_.add_track(0, TrackKind::kSlices, "Diagnostics");
   for (std::uint32_t i = 0; i < options_.core_count; ++i) {
     core(i, EventOrigin{});
@@ -294,6 +294,7 @@ TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrig
   active_cores_[id] = &c;
   c.process = timeline_.add_process("Core " + std::to_string(id), static_cast<std::int32_t>(id) + 1);
   isrs_.add_core(id, c.process);
+  tasks_.add_core(id, c.process);
   return c;
 }
 

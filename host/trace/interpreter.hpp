@@ -126,9 +126,7 @@ class TraceInterpreter {
   };
   struct Core {
     std::uint32_t id = 0;
-    TrackId process = 0, events_track = 0, running_task_track = 0;
-    std::optional<std::uint32_t> current_task;
-    bool running_slice_open = false;
+    TrackId process = 0, events_track = 0;
     std::uint64_t last_ts = 0;
     std::uint64_t last_ts_ns = 0;
     bool seen_ts = false;
@@ -371,7 +369,6 @@ class TraceInterpreter {
   FieldKey key_;                                   // scratch
   std::uint64_t next_span_serial_ = 0;
   NameId diag_message_name_ = 0;
-  NameId running_name_ = 0;
 };
 
 }  // namespace tband

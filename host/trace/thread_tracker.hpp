@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "trace/id_map.hpp"
 #include "trace/marker_tracker.hpp"
@@ -37,7 +38,63 @@ class ThreadTracker {
 
   /// `kind` names threads without a name: "<kind> <id>".
   ThreadTracker(Timeline& timeline, TraceObserver& observer, std::string_view kind)
-      : timeline_(timeline), names_(timeline.names()), observer_(observer), kind_(kind) {}
+      : timeline_(timeline),
+        names_(timeline.names()),
+        observer_(observer),
+        kind_(kind) {}
+
+  /// A core whose "Running task" track goes in `process`; before any other call for it.
+  void add_core(std::uint32_t core, TrackId process) {
+    // Interned here, not when built: the importer fixes the names' order
+    // (Perfetto's interned ids follow it).
+    running_name_ = names_.intern("Running");
+    if (cores_.size() <= core) {
+      cores_.resize(core + 1u);
+    }
+    cores_[core].process = process;
+  }
+  /// The thread running on the core, if one was switched in there.
+  [[nodiscard]] std::optional<std::uint32_t> running(std::uint32_t core) const { return cores_[core].current; }
+
+  /// The thread runs on the core from now on: the one it replaces takes its
+  /// switched-out state. Returns the thread, or nullptr when it was running
+  /// there already (a yield with nothing else ready is no switch).
+  Thread* switch_in(std::uint32_t core, std::uint32_t id, std::uint64_t ts_ns) {
+    CoreRun& c = cores_[core];
+    Thread& next = thread(id);
+    if (c.current == id && next.running_on == core) {
+      return nullptr;
+    }
+    if (c.current) {
+      Thread& prev = thread(*c.current);
+      if (prev.running_on) {
+        timeline_.slice_end(ts_ns, prev.running_track);
+        prev.running_on.reset();
+      }
+      set_state(prev, ts_ns, prev.switched_out_state);
+    }
+    if (c.running_track == 0) {
+      c.running_track = timeline_.add_track(c.process, TrackKind::kSlices, "Running task");
+    }
+    if (c.slice_open) {
+      timeline_.slice_end(ts_ns, c.running_track);
+      c.slice_open = false;
+    }
+    if (next.running_on && *next.running_on != core) {
+      // Still marked running on another core: that core missed its switch-out.
+      timeline_.slice_end(ts_ns, next.running_track);
+    }
+    set_state(next, ts_ns, {TaskStateKind::kRunning, core, {}});
+    timeline_.slice_begin(ts_ns, next.running_track, running_name_);
+    next.running_on = core;
+    next.switched_out_state = {};
+    c.current = id;
+    // Every thread, the idle one too: a gap would look like the core ran
+    // something unknown.
+    timeline_.slice_begin(ts_ns, c.running_track, names_.intern(label(id)));
+    c.slice_open = true;
+    return &next;
+  }
 
   /// The thread, made with its process and tracks when first met.
   Thread& thread(std::uint32_t id) {
@@ -87,10 +144,18 @@ class ThreadTracker {
   }
 
  private:
+  struct CoreRun {
+    TrackId process = 0, running_track = 0;  // "Running task" slices
+    std::optional<std::uint32_t> current;
+    bool slice_open = false;
+  };
+
   Timeline& timeline_;
   NameTable& names_;
   TraceObserver& observer_;
   std::string kind_;
+  NameId running_name_ = 0;
+  std::vector<CoreRun> cores_;  // by core id
   IdMap<Thread> threads_;
   std::int32_t next_pid_ = 1000;
 };
