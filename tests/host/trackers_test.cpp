@@ -9,6 +9,7 @@
 #include "recording_sink.hpp"
 #include "trace/isr_tracker.hpp"
 #include "trace/marker_tracker.hpp"
+#include "trace/thread_tracker.hpp"
 #include "trace/timeline.hpp"
 #include "trace/trace_observer.hpp"
 
@@ -52,6 +53,7 @@ struct Fixture : ::testing::Test {
 
 using IsrTrackerTest = Fixture;
 using MarkerTrackerTest = Fixture;
+using ThreadTrackerTest = Fixture;
 
 TEST_F(IsrTrackerTest, HandlersNestPerCoreInTheirCoresProcess) {
   IsrTracker isrs{timeline, observer};
@@ -150,6 +152,36 @@ TEST_F(MarkerTrackerTest, AThreadsMarkersLiveInItsProcessAndBelongToIt) {
   markers.observe_unused(thread);
   EXPECT_EQ(observer.marker_names, (Names{"produce"}));
   EXPECT_EQ(observer.value_names, (Names{"backlog", "never used"}));
+}
+
+TEST_F(ThreadTrackerTest, SwitchingInEndsThePreviousRunWithItsSwitchedOutState) {
+  ThreadTracker<> threads{timeline, observer, "thread"};
+  threads.add_core(0, timeline.add_process("Core 0", 1));
+  threads.thread(1).name = "main";  // made as "thread 1": renaming its process is the importer's
+  EXPECT_NE(threads.switch_in(0, 1, 10), nullptr);
+  threads.thread(1).switched_out_state = {TaskStateKind::kBlocked, 0, "sleep"};
+  EXPECT_NE(threads.switch_in(0, 2, 20), nullptr);
+  EXPECT_EQ(threads.switch_in(0, 2, 25), nullptr);  // already running there: no switch
+  threads.set_state(threads.thread(1), 30, {});
+  threads.set_state(threads.thread(1), 31, {});  // the same state: nothing new
+  threads.set_priority(2, 40, 5);
+
+  EXPECT_EQ(threads.running(0), std::optional<std::uint32_t>{2});
+  EXPECT_EQ(threads.label(2), "thread 2");
+  EXPECT_EQ(sink.track("State", "thread 1").slice_names(), (Names{"Running on core 0", "Blocked: sleep", "Ready"}));
+  const RecordedTrack& running = sink.track("Running", "thread 1");
+  ASSERT_EQ(running.slices.size(), 1u);
+  EXPECT_EQ(running.slices[0].end_ns, 20u);
+  EXPECT_EQ(sink.track("Running task", "Core 0").slice_names(), (Names{"main", "thread 2"}));
+  EXPECT_EQ(sink.track("Priority", "thread 2").counter_values(), (std::vector<double>{5}));
+}
+
+TEST(TaskState, TextSaysTheKindAndItsDetail) {
+  EXPECT_EQ((TaskState{}.text()), "Ready");
+  EXPECT_EQ((TaskState{TaskStateKind::kRunning, 3, {}}.text()), "Running on core 3");
+  EXPECT_EQ((TaskState{TaskStateKind::kBlocked, 0, "delay 5 ticks"}.text()), "Blocked: delay 5 ticks");
+  EXPECT_EQ((TaskState{TaskStateKind::kSuspended, 0, {}}.text()), "Suspended");
+  EXPECT_EQ((TaskState{TaskStateKind::kDeleted, 0, "main"}.text()), "Deleted by main");
 }
 
 }  // namespace
