@@ -10,6 +10,11 @@
 // "Other events" track carrying all its fields as arguments. Events decoded
 // from a schema loaded at run time are shown as their display rules say
 // (display_rules.cpp).
+//
+// Interrupt handlers, markers and threads are kept by RTOS-neutral trackers
+// (isr_tracker.hpp, marker_tracker.hpp, thread_tracker.hpp); the handlers of
+// the FreeRTOS events decide what happens and call them. Sync objects (queues,
+// event groups, stream buffers, timers) are still kept here.
 #pragma once
 
 #include <array>
