@@ -4,7 +4,7 @@ namespace tband {
 
 Analysis analyze(ConversionOptions conversion, const StatsOptions& options) {
   StatsCollector collector{options};
-  conversion.interpreter.stats = &collector;
+  conversion.interpreter.observer = &collector;
   Analysis analysis;
   analysis.result = convert(conversion);
   TraceTotals totals;

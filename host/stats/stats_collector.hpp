@@ -5,8 +5,8 @@
 // Memory grows with the number of ISRs, markers, tasks and queues (each
 // series bounded, see DurationSketch), never with the length of the trace.
 //
-// The interpreter refers to each thing by the index add_*() returned, and
-// names them all at the end (names can arrive late).
+// A TraceObserver: the interpreter refers to each thing by the index add_*()
+// returned, and names them all at the end (names can arrive late).
 #pragma once
 
 #include <cstdint>
@@ -18,11 +18,9 @@
 #include "stats/time_bins.hpp"
 #include "stats/trace_stats.hpp"
 #include "trace/diagnostics.hpp"
+#include "trace/trace_observer.hpp"
 
 namespace tband {
-
-enum class TaskStateKind : std::uint8_t { kReady, kRunning, kBlocked, kSuspended, kDeleted, kCount };
-enum class QueueOp : std::uint8_t { kSend, kReceive, kReset, kBlockedSend, kBlockedReceive, kBlockedPeek };
 
 struct StatsOptions {
   /// Time between two events (of any core) that counts as a gap.
@@ -40,10 +38,8 @@ struct TraceTotals {
   const Diagnostics* diagnostics = nullptr;
 };
 
-class StatsCollector {
+class StatsCollector final : public TraceObserver {
  public:
-  using Index = std::uint32_t;
-  static constexpr Index kNone = 0xFFFFFFFFu;
   /// Open ISRs per core and open spans per marker that are timed; deeper
   /// ones (a trace full of begins without ends) are only counted.
   static constexpr std::size_t kMaxOpen = 1024;
@@ -51,19 +47,19 @@ class StatsCollector {
   explicit StatsCollector(StatsOptions options) : options_(options) {}
 
   // ---- things, as the interpreter meets them ----------------------------------
-  Index add_isr(std::uint32_t core);
-  Index add_marker(Index task);  // task: kNone for a global marker
-  Index add_value(Index task);
-  Index add_task();
-  Index add_queue();
+  Index add_isr(std::uint32_t core) override;
+  Index add_marker(Index task) override;  // task: kNone for a global marker
+  Index add_value(Index task) override;
+  Index add_task() override;
+  Index add_queue() override;
   // Events of a schema loaded at run time, as their display rules show them.
-  Index add_schema_span(std::string name);   // a span name: every span of it, whatever its key
-  Index add_schema_event(std::string name);  // an event shown as an instant
-  Index add_counter(std::string name);       // a counter track
+  Index add_schema_span(std::string name) override;   // a span name: every span of it, whatever its key
+  Index add_schema_event(std::string name) override;  // an event shown as an instant
+  Index add_counter(std::string name) override;       // a counter track
 
   // ---- events -----------------------------------------------------------------
   /// Every timed event (not the runtime's tick-0 core_id), in merged order.
-  void timestamp(std::uint64_t ts_ns) {
+  void timestamp(std::uint64_t ts_ns) override {
     if (seen_ts_ && ts_ns > last_ts_ns_) {
       const std::uint64_t gap = ts_ns - last_ts_ns_;
       if (gap > max_gap_) {
@@ -85,9 +81,9 @@ class StatsCollector {
       grid_.reach(ts_ns);
     }
   }
-  void isr_enter(Index isr, std::uint32_t core, std::uint64_t ts_ns);
-  void isr_exit(Index isr, std::uint32_t core, std::uint64_t ts_ns);
-  void span_begin(Index marker, std::uint64_t ts_ns) {
+  void isr_enter(Index isr, std::uint32_t core, std::uint64_t ts_ns) override;
+  void isr_exit(Index isr, std::uint32_t core, std::uint64_t ts_ns) override;
+  void span_begin(Index marker, std::uint64_t ts_ns) override {
     Span& s = markers_[marker];
     if (s.open.size() < kMaxOpen && s.untimed_depth == 0) {
       s.open.push_back(ts_ns);
@@ -95,7 +91,7 @@ class StatsCollector {
       ++s.untimed_depth;
     }
   }
-  void span_end(Index marker, std::uint64_t ts_ns) {
+  void span_end(Index marker, std::uint64_t ts_ns) override {
     Span& s = markers_[marker];
     if (s.untimed_depth != 0) {
       --s.untimed_depth;
@@ -107,47 +103,47 @@ class StatsCollector {
       s.durations.add(ts_ns >= begin ? ts_ns - begin : 0, begin);
     }
   }
-  void instant(Index marker, std::uint64_t ts_ns) {
+  void instant(Index marker, std::uint64_t ts_ns) override {
     Span& s = markers_[marker];
     if (s.instants++ == 0) {
       s.first_instant = ts_ns;
     }
   }
-  void value(Index v, std::uint64_t ts_ns, std::int64_t val);
+  void value(Index v, std::uint64_t ts_ns, std::int64_t val) override;
   /// A schema span opened; it ends with schema_span_end(), paired by the
   /// interpreter (by key fields, so spans of one name need not nest).
-  void schema_span_begin(Index sp) { ++schema_spans_[sp].open; }
-  void schema_span_end(Index sp, std::uint64_t begin_ns, std::uint64_t end_ns) {
+  void schema_span_begin(Index sp) override { ++schema_spans_[sp].open; }
+  void schema_span_end(Index sp, std::uint64_t begin_ns, std::uint64_t end_ns) override {
     SchemaSpan& s = schema_spans_[sp];
     s.open -= s.open != 0 ? 1u : 0u;
     s.durations.add(end_ns >= begin_ns ? end_ns - begin_ns : 0, begin_ns);
   }
-  void schema_event(Index e, std::uint64_t ts_ns) {
+  void schema_event(Index e, std::uint64_t ts_ns) override {
     SchemaEvent& ev = schema_events_[e];
     if (ev.count++ == 0) {
       ev.first_at = ts_ns;
     }
   }
-  void counter(Index c, std::uint64_t ts_ns, double val);
-  void task_state(Index task, std::uint64_t ts_ns, TaskStateKind state, std::uint32_t core);
-  void queue_fill(Index queue, std::uint64_t ts_ns, std::uint32_t fill);
-  void queue_op(Index queue, QueueOp op);
+  void counter(Index c, std::uint64_t ts_ns, double val) override;
+  void task_state(Index task, std::uint64_t ts_ns, TaskStateKind state, std::uint32_t core) override;
+  void queue_fill(Index queue, std::uint64_t ts_ns, std::uint32_t fill) override;
+  void queue_op(Index queue, QueueOp op) override;
   /// A mutex taken (held from now on) or given back / made available.
-  void mutex_taken(Index queue, std::uint64_t ts_ns);
-  void mutex_released(Index queue, std::uint64_t ts_ns);
-  void dropped(std::uint64_t ts_ns);
+  void mutex_taken(Index queue, std::uint64_t ts_ns) override;
+  void mutex_released(Index queue, std::uint64_t ts_ns) override;
+  void dropped(std::uint64_t ts_ns) override;
   /// A core's metadata buffer overflowed; `lost` is the runtime's running total.
-  void metadata_overflow(std::uint32_t core, std::uint64_t lost, std::uint64_t ts_ns);
+  void metadata_overflow(std::uint32_t core, std::uint64_t lost, std::uint64_t ts_ns) override;
 
   // ---- names, at the end --------------------------------------------------------
-  void name_isr(Index isr, std::string name) { isrs_[isr].name = std::move(name); }
-  void name_marker(Index marker, std::string name) { markers_[marker].name = std::move(name); }
-  void name_value(Index v, std::string name) { values_[v].name = std::move(name); }
-  void name_task(Index task, std::string name, bool idle) {
+  void name_isr(Index isr, std::string name) override { isrs_[isr].name = std::move(name); }
+  void name_marker(Index marker, std::string name) override { markers_[marker].name = std::move(name); }
+  void name_value(Index v, std::string name) override { values_[v].name = std::move(name); }
+  void name_task(Index task, std::string name, bool idle) override {
     tasks_[task].name = std::move(name);
     tasks_[task].idle = idle;
   }
-  void name_queue(Index queue, std::string name, bool mutex) {
+  void name_queue(Index queue, std::string name, bool mutex) override {
     queues_[queue].name = std::move(name);
     queues_[queue].mutex = mutex;
   }

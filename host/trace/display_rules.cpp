@@ -76,16 +76,14 @@ TraceInterpreter::RuleState& TraceInterpreter::rule_state(const RuntimeEvent& ev
     if (rule.kind == DisplayKind::kSpanBegin || rule.kind == DisplayKind::kSpanEnd) {
       state.open = &open_spans_[rule.span_name];  // map values stay where they are
     }
-    if (stats_ != nullptr) {
-      if (rule.kind == DisplayKind::kSpanBegin || rule.kind == DisplayKind::kSpanEnd) {
-        const auto [found, added] = span_stats_.try_emplace(rule.span_name, StatsCollector::kNone);
-        if (added) {
-          found->second = stats_->add_schema_span(rule.span_name);
-        }
-        state.stats = found->second;
-      } else if (rule.kind == DisplayKind::kInstant && !event.info.is_metadata) {
-        state.stats = stats_->add_schema_event(std::string{event.info.name});
+    if (rule.kind == DisplayKind::kSpanBegin || rule.kind == DisplayKind::kSpanEnd) {
+      const auto [found, added] = span_obs_ids_.try_emplace(rule.span_name, TraceObserver::kNone);
+      if (added) {
+        found->second = observer_.add_schema_span(rule.span_name);
       }
+      state.obs_id = found->second;
+    } else if (rule.kind == DisplayKind::kInstant && !event.info.is_metadata) {
+      state.obs_id = observer_.add_schema_event(std::string{event.info.name});
     }
   }
   cached = {&event, &state};
@@ -123,7 +121,7 @@ TraceInterpreter::DisplayTrack& TraceInterpreter::display_track(const DynamicEve
     } else {
       name = kind == TrackKind::kCounter ? std::string{e.info().name} : std::string{kOtherEvents};
     }
-    const std::string stats_name = name;  // rules name a counter without its unit
+    const std::string counter_name = name;  // rules name a counter without its unit
     if (kind == TrackKind::kCounter && !rule.unit.empty()) {
       name += " (" + rule.unit + ")";
     }
@@ -145,8 +143,8 @@ TraceInterpreter::DisplayTrack& TraceInterpreter::display_track(const DynamicEve
       } else {
         track->id = timeline_.add_track(parent, kind, name);
       }
-      if (stats_ != nullptr && kind == TrackKind::kCounter) {
-        track->stats = stats_->add_counter(stats_name);
+      if (kind == TrackKind::kCounter) {
+        track->obs_id = observer_.add_counter(counter_name);
       }
       display_tracks_by_name_.emplace(std::move(global_key), track);
     }
@@ -222,8 +220,8 @@ void TraceInterpreter::show_dynamic(const DynamicEvent& e, Context& c) {
   const NameId name = display_name(e, state, literal);
   if (rule.kind == DisplayKind::kInstant) {
     timeline_.instant(ts_ns, track.id, name, args_, literal);
-    if (stats_ != nullptr && state.stats != StatsCollector::kNone) {
-      stats_->schema_event(state.stats, ts_ns);
+    if (state.obs_id != TraceObserver::kNone) {  // not a metadata event
+      observer_.schema_event(state.obs_id, ts_ns);
     }
     return;
   }
@@ -238,9 +236,7 @@ void TraceInterpreter::show_dynamic(const DynamicEvent& e, Context& c) {
   ref.track = &track;
   ref.serial = span.serial;
   ref.begin_ns = ts_ns;
-  if (stats_ != nullptr) {
-    stats_->schema_span_begin(state.stats);
-  }
+  observer_.schema_span_begin(state.obs_id);
 }
 
 void TraceInterpreter::display_span_end(const DynamicEvent& e, RuleState& state, Context& c) {
@@ -259,9 +255,7 @@ void TraceInterpreter::display_span_end(const DynamicEvent& e, RuleState& state,
   }
   DisplayTrack& track = *open[at - 1].track;
   const std::uint64_t serial = open[at - 1].serial;
-  if (stats_ != nullptr) {
-    stats_->schema_span_end(state.stats, open[at - 1].begin_ns, c.ts_ns);
-  }
+  observer_.schema_span_end(state.obs_id, open[at - 1].begin_ns, c.ts_ns);
   open.erase(open.begin() + static_cast<std::ptrdiff_t>(at - 1));
   std::size_t index = track.open.size() - 1;
   while (track.open[index].serial != serial) {
@@ -314,9 +308,7 @@ void TraceInterpreter::display_counter(const DynamicEvent& e, RuleState& state, 
       sample = static_cast<double>(v.u);
       break;
   }
-  if (stats_ != nullptr) {
-    stats_->counter(track.stats, c.ts_ns, sample);
-  }
+  observer_.counter(track.obs_id, c.ts_ns, sample);
 }
 
 }  // namespace tband

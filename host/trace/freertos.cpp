@@ -17,56 +17,19 @@ bool is_mutex(std::optional<std::uint8_t> kind) {
 
 }  // namespace
 
-std::string TraceInterpreter::task_label(std::uint32_t id) {
-  const Task* t = tasks_.find(id);
-  return t != nullptr && !t->name.empty() ? t->name : "task " + std::to_string(id);
-}
-
-TraceInterpreter::Task& TraceInterpreter::task(std::uint32_t id) {
-  bool created = false;
-  Task& t = tasks_.get(id, created);
-  if (created) {
-    const std::string label = task_label(id);
-    t.process = timeline_.add_process(label, next_task_pid_++);
-    t.state_track = timeline_.add_track(t.process, TrackKind::kSlices, "State");
-    t.running_track = timeline_.add_track(t.process, TrackKind::kSlices, "Running");
-    if (stats_ != nullptr) {
-      t.stats = stats_->add_task();
-    }
-  }
-  return t;
-}
-
-void TraceInterpreter::set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state, TaskStateKind kind,
-                                      std::uint32_t core) {
-  if (t.has_state) {
-    if (t.state == state) {
-      return;  // e.g. a ready task made ready again
-    }
-    timeline_.slice_end(ts_ns, t.state_track);
-  }
-  if (stats_ != nullptr) {
-    stats_->task_state(t.stats, ts_ns, kind, core);
-  }
-  timeline_.slice_begin(ts_ns, t.state_track, names_.intern_bounded(state), {}, state);
-  t.state = state;
-  t.has_state = true;
-}
-
 TraceInterpreter::Task* TraceInterpreter::current_task(Context& c, std::string_view event_name) {
-  if (!c.core.current_task) {
+  if (!tasks_.running(c.core.id)) {
     diagnose(DiagnosticKind::kNoCurrentTask, c.ts_ns,
              std::string{event_name} + " on core " + std::to_string(c.origin.core) +
                  " before any task was switched in there (" + where(c.origin) + ")");
     return nullptr;
   }
-  return &task(*c.core.current_task);
+  return &task(*tasks_.running(c.core.id));
 }
 
-void TraceInterpreter::block_current(Context& c, std::string_view event_name, std::string state) {
+void TraceInterpreter::block_current(Context& c, std::string_view event_name, std::string what) {
   if (Task* t = current_task(c, event_name)) {
-    t->switched_out_state = std::move(state);
-    t->switched_out_kind = TaskStateKind::kBlocked;
+    t->switched_out_state = {TaskStateKind::kBlocked, 0, std::move(what)};
   }
 }
 
@@ -78,96 +41,56 @@ void TraceInterpreter::block_on_queue(Context& c, std::string_view event_name, s
                      : op == QueueOp::kBlockedSend ? "send to "
                      : set                         ? "select from "
                                                    : "receive from ";
-  block_current(c, event_name, "Blocked: " + std::string{verb} + queue_label(queue_id));
+  block_current(c, event_name, verb + queue_label(queue_id));
   count_queue_op(queue_id, op);
-}
-
-void TraceInterpreter::set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority) {
-  Task& t = task(id);
-  if (t.priority_track == 0) {
-    t.priority_track = timeline_.add_track(t.process, TrackKind::kCounter, "Priority");
-  }
-  timeline_.counter(ts_ns, t.priority_track, priority);
 }
 
 // ---- tasks --------------------------------------------------------------------------
 
 void TraceInterpreter::handle(const TaskSwitchedIn& e, Context& c) {
-  Task& next = task(e.task_id);
-  if (c.core.current_task == e.task_id && next.running_on == c.origin.core) {
-    return;  // the scheduler kept the running task (it yielded with nothing else ready): no switch
+  if (Task* next = tasks_.switch_in(c.core.id, e.task_id, c.ts_ns)) {
+    next->blocked_on_stream_buffer = false;
   }
-  if (c.core.current_task) {
-    Task& prev = task(*c.core.current_task);
-    if (prev.running_on) {
-      timeline_.slice_end(c.ts_ns, prev.running_track);
-      prev.running_on.reset();
-    }
-    set_task_state(prev, c.ts_ns, prev.switched_out_state, prev.switched_out_kind);
-  }
-  if (c.core.running_task_track == 0) {
-    c.core.running_task_track = timeline_.add_track(c.core.process, TrackKind::kSlices, "Running task");
-  }
-  if (c.core.running_slice_open) {
-    timeline_.slice_end(c.ts_ns, c.core.running_task_track);
-    c.core.running_slice_open = false;
-  }
-  if (next.running_on && *next.running_on != c.origin.core) {
-    // Still marked running on another core: that core missed its switch-out.
-    timeline_.slice_end(c.ts_ns, next.running_track);
-  }
-  set_task_state(next, c.ts_ns, "Running on core " + std::to_string(c.origin.core), TaskStateKind::kRunning,
-                 c.origin.core);
-  timeline_.slice_begin(c.ts_ns, next.running_track, running_name_);
-  next.running_on = c.origin.core;
-  next.switched_out_state = "Ready";
-  next.switched_out_kind = TaskStateKind::kReady;
-  next.blocked_on_stream_buffer = false;
-  c.core.current_task = e.task_id;
-  // Every task, the idle task too: a gap would look like the core ran
-  // something unknown.
-  timeline_.slice_begin(c.ts_ns, c.core.running_task_track, names_.intern(task_label(e.task_id)));
-  c.core.running_slice_open = true;
 }
 
 void TraceInterpreter::handle(const TaskToRdyState& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
+    set_task_state(t, c.ts_ns, {});
   }
 }
 
 void TraceInterpreter::handle(const TaskResumed& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
+    set_task_state(t, c.ts_ns, {});
   }
 }
 
 void TraceInterpreter::handle(const TaskResumedFromIsr& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.running_on) {
-    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
+    set_task_state(t, c.ts_ns, {});
   }
 }
 
 void TraceInterpreter::handle(const TaskSuspended& e, Context& c) {
-  leave(e.task_id, "Suspended", TaskStateKind::kSuspended, c);
+  leave(e.task_id, TaskStateKind::kSuspended, c);
 }
 
 void TraceInterpreter::handle(const CurtaskDelay& e, Context& c) {
-  block_current(c, "curtask_delay", "Blocked: delay " + std::to_string(e.ticks) + " ticks");
+  block_current(c, "curtask_delay", "delay " + std::to_string(e.ticks) + " ticks");
 }
 
 // The timer task blocks in vTaskPlaceOnEventListRestricted(), which traces
 // it as a delay until now + its timeout (now - 1, wrapped, when it waits for
 // no timer): it waits for a command on its queue or its next timer's expiry.
 void TraceInterpreter::handle(const CurtaskDelayUntil& e, Context& c) {
-  if (c.core.current_task && task(*c.core.current_task).kind == TaskKind::kTimer) {
-    block_current(c, "curtask_delay_until", kTimerTaskWaitState);
+  if (tasks_.running(c.core.id) && task(*tasks_.running(c.core.id)).kind == TaskKind::kTimer) {
+    block_current(c, "curtask_delay_until", kTimerTaskWait);
     return;
   }
-  block_current(c, "curtask_delay_until", "Blocked: delay until tick " + std::to_string(e.time_to_wake));
+  block_current(c, "curtask_delay_until", "delay until tick " + std::to_string(e.time_to_wake));
 }
 
 void TraceInterpreter::handle(const TaskPrioritySet& e, Context& c) { set_priority(e.task_id, c.ts_ns, e.priority); }
@@ -179,26 +102,26 @@ void TraceInterpreter::handle(const TaskPriorityDisinherit& e, Context& c) {
 void TraceInterpreter::handle(const TaskCreated& e, Context& c) {
   Task& t = task(e.task_id);
   if (!t.has_state) {
-    set_task_state(t, c.ts_ns, "Ready", TaskStateKind::kReady);
+    set_task_state(t, c.ts_ns, {});
   }
 }
 
 void TraceInterpreter::handle(const TaskDeleted& e, Context& c) {
-  leave(e.task_id, "Deleted", TaskStateKind::kDeleted, c);
+  leave(e.task_id, TaskStateKind::kDeleted, c);
 }
 
 // Suspended or deleted, by itself or by the task running on this core: a
 // running task changes state when it is switched out.
-void TraceInterpreter::leave(std::uint32_t id, std::string state, TaskStateKind kind, Context& c) {
-  if (c.core.current_task && *c.core.current_task != id) {
-    state += " by " + task_label(*c.core.current_task);
+void TraceInterpreter::leave(std::uint32_t id, TaskStateKind kind, Context& c) {
+  TaskState state{kind, 0, {}};
+  if (tasks_.running(c.core.id) && *tasks_.running(c.core.id) != id) {
+    state.detail = task_label(*tasks_.running(c.core.id));
   }
   Task& t = task(id);
   if (t.running_on) {
     t.switched_out_state = std::move(state);
-    t.switched_out_kind = kind;
   } else {
-    set_task_state(t, c.ts_ns, state, kind);
+    set_task_state(t, c.ts_ns, std::move(state));
   }
 }
 
@@ -246,21 +169,19 @@ std::string TraceInterpreter::queue_label(std::uint32_t id) {
 TraceInterpreter::Queue& TraceInterpreter::queue(std::uint32_t id) {
   bool created = false;
   Queue& q = queues_.get(id, created);
-  if (created && stats_ != nullptr) {
-    q.stats = stats_->add_queue();
+  if (created) {
+    q.obs_id = observer_.add_queue();
   }
   return q;
 }
 
 void TraceInterpreter::count_queue_op(std::uint32_t id, QueueOp op) {
-  if (stats_ != nullptr) {
-    stats_->queue_op(queue(id).stats, op);
-  }
+  observer_.queue_op(queue(id).obs_id, op);
 }
 
-void TraceInterpreter::name_queue_stats() {
+void TraceInterpreter::name_observed_queues() {
   for (auto& [id, q] : queues_.entries()) {
-    stats_->name_queue(q.stats, queue_label(id), is_mutex(q.kind));
+    observer_.name_queue(q.obs_id, queue_label(id), is_mutex(q.kind));
   }
 }
 
@@ -268,9 +189,7 @@ void TraceInterpreter::queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::ui
                                   std::optional<std::uint32_t> by_task) {
   Queue& q = queue(id);
   const bool mutex = is_mutex(q.kind);
-  if (stats_ != nullptr) {
-    stats_->queue_fill(q.stats, ts_ns, fill);
-  }
+  observer_.queue_fill(q.obs_id, ts_ns, fill);
   if (q.track == 0 || q.track_is_mutex != mutex) {
     if (q.slice_open) {
       timeline_.slice_end(ts_ns, q.track);
@@ -291,12 +210,10 @@ void TraceInterpreter::queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::ui
     timeline_.slice_end(ts_ns, q.track);
     q.slice_open = false;
   }
-  if (stats_ != nullptr) {
-    if (fill == 0 && by_task) {
-      stats_->mutex_taken(q.stats, ts_ns);
-    } else {
-      stats_->mutex_released(q.stats, ts_ns);
-    }
+  if (fill == 0 && by_task) {
+    observer_.mutex_taken(q.obs_id, ts_ns);
+  } else {
+    observer_.mutex_released(q.obs_id, ts_ns);
   }
   if (fill == 0 && !by_task) {
     return;
@@ -326,7 +243,7 @@ void TraceInterpreter::handle(const QueueKind& e, Context&) { queue(e.queue_id).
 
 void TraceInterpreter::handle(const QueueSend& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
-  queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
+  queue_fill(e.queue_id, c.ts_ns, e.len_after, tasks_.running(c.core.id));
 }
 void TraceInterpreter::handle(const QueueSendFromIsr& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
@@ -334,7 +251,7 @@ void TraceInterpreter::handle(const QueueSendFromIsr& e, Context& c) {
 }
 void TraceInterpreter::handle(const QueueOverwrite& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
-  queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
+  queue_fill(e.queue_id, c.ts_ns, e.len_after, tasks_.running(c.core.id));
 }
 void TraceInterpreter::handle(const QueueOverwriteFromIsr& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
@@ -342,7 +259,7 @@ void TraceInterpreter::handle(const QueueOverwriteFromIsr& e, Context& c) {
 }
 void TraceInterpreter::handle(const QueueReceive& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kReceive);
-  queue_fill(e.queue_id, c.ts_ns, e.len_after, c.core.current_task);
+  queue_fill(e.queue_id, c.ts_ns, e.len_after, tasks_.running(c.core.id));
 }
 void TraceInterpreter::handle(const QueueReceiveFromIsr& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kReceive);
@@ -350,7 +267,7 @@ void TraceInterpreter::handle(const QueueReceiveFromIsr& e, Context& c) {
 }
 void TraceInterpreter::handle(const QueueReset& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kReset);
-  queue_fill(e.queue_id, c.ts_ns, 0, c.core.current_task);
+  queue_fill(e.queue_id, c.ts_ns, 0, tasks_.running(c.core.id));
 }
 void TraceInterpreter::handle(const QueueCurLength& e, Context& c) {
   queue_fill(e.queue_id, c.ts_ns, e.length, std::nullopt);
@@ -368,84 +285,35 @@ void TraceInterpreter::handle(const CurtaskBlockOnQueueReceive& e, Context& c) {
 
 // ---- task-local markers ------------------------------------------------------------------
 
-TraceInterpreter::Marker& TraceInterpreter::task_marker(Task& t, std::uint32_t marker_id) {
-  bool created = false;
-  Marker& m = t.markers.get(marker_id, created);
-  if (created) {
-    if (std::string* early = t.marker_names.find(marker_id)) {
-      m.name = *early;
-    }
-    m.track = timeline_.add_track(t.process, TrackKind::kSlices,
-                                  m.name.empty() ? "evtmarker " + std::to_string(marker_id) : m.name);
-    m.name_id = names_.intern(timeline_.track(m.track).name);
-    if (stats_ != nullptr) {
-      m.stats = stats_->add_marker(t.stats);
-    }
-  }
-  return m;
-}
-
 void TraceInterpreter::handle(const TaskEvtmarkerName& e, Context&) {
-  Task& t = task(e.task_id);
-  if (Marker* m = t.markers.find(e.evtmarker_id)) {
-    m->name.assign(e.name);
-    timeline_.rename(m->track, m->name);
-    m->name_id = names_.intern(m->name);
-  } else {
-    bool created = false;
-    t.marker_names.get(e.evtmarker_id, created).assign(e.name);
-  }
+  markers_.name_marker(task(e.task_id).markers, e.evtmarker_id, e.name);
 }
 
 void TraceInterpreter::handle(const TaskEvtmarker& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker")) {
-    marker_instant(task_marker(*t, e.evtmarker_id), c.ts_ns, e.msg);
+    markers_.instant(t->markers, e.evtmarker_id, c.ts_ns, e.msg);
   }
 }
 
 void TraceInterpreter::handle(const TaskEvtmarkerBegin& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker_begin")) {
-    marker_begin(task_marker(*t, e.evtmarker_id), c.ts_ns, e.msg);
+    markers_.begin(t->markers, e.evtmarker_id, c.ts_ns, e.msg);
   }
 }
 
 void TraceInterpreter::handle(const TaskEvtmarkerEnd& e, Context& c) {
   if (Task* t = current_task(c, "task_evtmarker_end")) {
-    marker_end(task_marker(*t, e.evtmarker_id), c.ts_ns, "task event marker", c);
+    marker_end(t->markers, e.evtmarker_id, "task event marker", c);
   }
 }
 
 void TraceInterpreter::handle(const TaskValmarkerName& e, Context&) {
-  Task& t = task(e.task_id);
-  if (ValueMarker* m = t.value_markers.find(e.valmarker_id)) {
-    m->name.assign(e.name);
-    timeline_.rename(m->track, m->name);
-  } else {
-    bool created = false;
-    t.value_marker_names.get(e.valmarker_id, created).assign(e.name);
-  }
+  markers_.name_value(task(e.task_id).markers, e.valmarker_id, e.name);
 }
 
 void TraceInterpreter::handle(const TaskValmarker& e, Context& c) {
-  Task* t = current_task(c, "task_valmarker");
-  if (t == nullptr) {
-    return;
-  }
-  bool created = false;
-  ValueMarker& m = t->value_markers.get(e.valmarker_id, created);
-  if (created) {
-    if (std::string* early = t->value_marker_names.find(e.valmarker_id)) {
-      m.name = *early;
-    }
-    m.track = timeline_.add_track(t->process, TrackKind::kCounter,
-                                  m.name.empty() ? "valmarker " + std::to_string(e.valmarker_id) : m.name);
-    if (stats_ != nullptr) {
-      m.stats = stats_->add_value(t->stats);
-    }
-  }
-  timeline_.counter(c.ts_ns, m.track, e.val);
-  if (stats_ != nullptr) {
-    stats_->value(m.stats, c.ts_ns, e.val);
+  if (Task* t = current_task(c, "task_valmarker")) {
+    markers_.value(t->markers, e.valmarker_id, c.ts_ns, e.val);
   }
 }
 

@@ -46,28 +46,28 @@ void TraceInterpreter::handle(const TaskNotifyFromIsr& e, Context& c) {
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnNotifyTake& e, Context& c) {
-  block_current(c, "curtask_block_on_notify_take", "Blocked: take notification" + notify_index(e.index));
+  block_current(c, "curtask_block_on_notify_take", "take notification" + notify_index(e.index));
 }
 
 // Stream buffers block in a notification wait: the task keeps the state
 // the stream buffer gave it.
 void TraceInterpreter::handle(const CurtaskBlockOnNotifyWait& e, Context& c) {
-  if (c.core.current_task && task(*c.core.current_task).blocked_on_stream_buffer) {
+  if (tasks_.running(c.core.id) && task(*tasks_.running(c.core.id)).blocked_on_stream_buffer) {
     return;
   }
-  block_current(c, "curtask_block_on_notify_wait", "Blocked: wait for notification" + notify_index(e.index));
+  block_current(c, "curtask_block_on_notify_wait", "wait for notification" + notify_index(e.index));
 }
 
 void TraceInterpreter::handle(const CurtaskNotifyTake& e, Context& c) {
   if (current_task(c, "curtask_notify_take") != nullptr) {
-    notify_value(*c.core.current_task, e.index, c.ts_ns, e.value_after);
+    notify_value(*tasks_.running(c.core.id), e.index, c.ts_ns, e.value_after);
   }
 }
 
 void TraceInterpreter::handle(const CurtaskNotifyWait& e, Context& c) {
   if (Task* t = current_task(c, "curtask_notify_wait")) {
     t->blocked_on_stream_buffer = false;  // its wait, if it was one, is over
-    notify_value(*c.core.current_task, e.index, c.ts_ns, e.value_after);
+    notify_value(*tasks_.running(c.core.id), e.index, c.ts_ns, e.value_after);
   }
 }
 
@@ -110,12 +110,12 @@ void TraceInterpreter::handle(const EventGroupClearBits& e, Context& c) {
 
 void TraceInterpreter::handle(const CurtaskBlockOnEventGroupWait& e, Context& c) {
   block_current(c, "curtask_block_on_event_group_wait",
-                "Blocked: wait bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
+                "wait bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnEventGroupSync& e, Context& c) {
   block_current(c, "curtask_block_on_event_group_sync",
-                "Blocked: sync bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
+                "sync bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
 }
 
 }  // namespace tband

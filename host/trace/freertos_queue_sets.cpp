@@ -49,7 +49,7 @@ void TraceInterpreter::join_queue_set(std::uint32_t set_id, std::uint32_t member
 
 void TraceInterpreter::handle(const QueueSetSend& e, Context& c) {
   count_queue_op(e.set_id, QueueOp::kSend);
-  queue_fill(e.set_id, c.ts_ns, e.len_after, c.core.current_task);
+  queue_fill(e.set_id, c.ts_ns, e.len_after, tasks_.running(c.core.id));
   join_queue_set(e.set_id, e.member_id, c.ts_ns);
   queue_set_instant(e.set_id, c.ts_ns, queue_label(e.member_id) + " ready");
 }

@@ -41,10 +41,10 @@ void TraceInterpreter::stream_buffer_fill(std::uint32_t id, std::uint64_t ts_ns,
   timeline_.counter(ts_ns, b.track, fill);
 }
 
-void TraceInterpreter::block_on_stream_buffer(Context& c, std::string_view event_name, std::string state) {
-  block_current(c, event_name, std::move(state));
-  if (c.core.current_task) {
-    task(*c.core.current_task).blocked_on_stream_buffer = true;
+void TraceInterpreter::block_on_stream_buffer(Context& c, std::string_view event_name, std::string what) {
+  block_current(c, event_name, std::move(what));
+  if (tasks_.running(c.core.id)) {
+    task(*tasks_.running(c.core.id)).blocked_on_stream_buffer = true;
   }
 }
 
@@ -80,12 +80,12 @@ void TraceInterpreter::handle(const StreamBufferReceiveFromIsr& e, Context& c) {
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnStreamBufferSend& e, Context& c) {
-  block_on_stream_buffer(c, "curtask_block_on_stream_buffer_send", "Blocked: send to " + stream_buffer_label(e.sb_id));
+  block_on_stream_buffer(c, "curtask_block_on_stream_buffer_send", "send to " + stream_buffer_label(e.sb_id));
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnStreamBufferReceive& e, Context& c) {
   block_on_stream_buffer(c, "curtask_block_on_stream_buffer_receive",
-                         "Blocked: receive from " + stream_buffer_label(e.sb_id));
+                         "receive from " + stream_buffer_label(e.sb_id));
 }
 
 }  // namespace tband

@@ -8,18 +8,15 @@
 
 namespace tband {
 
-namespace {
-
-std::string id_label(std::string_view kind, std::uint32_t id) { return std::string{kind} + " " + std::to_string(id); }
-
-}  // namespace
-
 TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics, InterpreterOptions options)
     : timeline_(timeline),
       names_(timeline.names()),
       diagnostics_(diagnostics),
       options_(options),
-      stats_(options.stats) {
+      observer_(options.observer != nullptr ? *options.observer : null_observer_),
+      isrs_(timeline, observer_),
+      markers_(timeline, observer_),
+      tasks_(timeline, observer_, "task") {
   for (const EventInfo& info : all_event_infos()) {
     event_name_ids_.push_back(names_.intern(info.name));
     auto& fields = field_name_ids_.emplace_back();
@@ -29,7 +26,7 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
     generic_only_.push_back(options_.mode == TraceMode::kBareMetal && info.group == "freertos" ? 1 : 0);
   }
   diag_message_name_ = names_.intern("message");
-  running_name_ = names_.intern("Running");
+  names_.intern("Running");  // the threads' running slices: its id stays where it was
   diagnostics_track_ = timeline_.add_track(0, TrackKind::kSlices, "Diagnostics");
   for (std::uint32_t i = 0; i < options_.core_count; ++i) {
     core(i, EventOrigin{});
@@ -63,9 +60,7 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       first_ts_ns_ = seen_any_ts_ ? std::min(first_ts_ns_, ts_ns) : ts_ns;
       last_any_ts_ns_ = std::max(last_any_ts_ns_, ts_ns);
       seen_any_ts_ = true;
-      if (stats_ != nullptr) {
-        stats_->timestamp(ts_ns);
-      }
+      observer_.timestamp(ts_ns);
     }
     if (c.seen_ts && ts < c.last_ts) {
       diagnose(DiagnosticKind::kTimestampBackwards, ts_ns,
@@ -202,86 +197,34 @@ void TraceInterpreter::finish() {
                  " FreeRTOS event(s) in a bare-metal conversion were shown as plain events; convert with "
                  "--mode freertos");
   }
-  for (auto& [id, m] : evtmarkers_.entries()) {
-    if (m.name.empty()) {
-      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "event marker " + std::to_string(id) + " was never named");
-    }
-  }
-  for (auto& [id, m] : valmarkers_.entries()) {
-    if (m.name.empty()) {
-      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, "value marker " + std::to_string(id) + " was never named");
-    }
-  }
-  for (std::size_t core_id = 0; core_id < cores_.size(); ++core_id) {
-    for (auto& [id, isr] : cores_[core_id].isrs.entries()) {
-      if (isr.name.empty()) {
-        diagnose(DiagnosticKind::kUnnamedId, std::nullopt,
-                 "ISR " + std::to_string(id) + " on core " + std::to_string(core_id) + " was never named");
-      }
-    }
-  }
+  MarkerTracker::each_unnamed(global_markers_, [&](std::string_view what, std::uint32_t id) {
+    diagnose(DiagnosticKind::kUnnamedId, std::nullopt, std::string{what} + " " + std::to_string(id) + " was never named");
+  });
+  isrs_.each_unnamed([&](std::uint32_t core_id, std::uint32_t id) {
+    diagnose(DiagnosticKind::kUnnamedId, std::nullopt,
+             "ISR " + std::to_string(id) + " on core " + std::to_string(core_id) + " was never named");
+  });
   finish_freertos();
-  if (stats_ != nullptr) {
-    name_stats();
-  }
+  name_observed();
   show_left_off_diagnostics();
 }
 
-// Things are named at the end: names may come after first use. A stats
-// row carries the name of the thing's track.
-void TraceInterpreter::name_stats() {
-  for (auto& [id, m] : evtmarkers_.entries()) {
-    stats_->name_marker(m.stats, timeline_.track(m.track).name);
-  }
-  for (auto& [id, m] : valmarkers_.entries()) {
-    stats_->name_value(m.stats, timeline_.track(m.track).name);
-  }
-  for (Core& c : cores_) {
-    for (auto& [id, i] : c.isrs.entries()) {
-      stats_->name_isr(i.stats, timeline_.track(i.track).name);
-    }
-  }
+// Things are named at the end: names may come after first use. An observer
+// (a stats row) gets the name of the thing's track.
+void TraceInterpreter::name_observed() {
+  markers_.observe_names(global_markers_);
+  isrs_.observe_names();
   for (auto& [id, t] : tasks_.entries()) {
-    stats_->name_task(t.stats, task_label(id), t.kind == TaskKind::kIdle);
-    for (auto& [marker_id, m] : t.markers.entries()) {
-      stats_->name_marker(m.stats, timeline_.track(m.track).name);
-    }
-    for (auto& [value_id, m] : t.value_markers.entries()) {
-      stats_->name_value(m.stats, timeline_.track(m.track).name);
-    }
+    observer_.name_task(t.obs_id, task_label(id), t.kind == TaskKind::kIdle);
+    markers_.observe_names(t.markers);
   }
   // Named but never used: rows of zeros, so that rules can say "never".
-  for (auto& [id, name] : evtmarker_names_.entries()) {
-    if (evtmarkers_.find(id) == nullptr) {
-      stats_->name_marker(stats_->add_marker(StatsCollector::kNone), name);
-    }
-  }
-  for (auto& [id, name] : valmarker_names_.entries()) {
-    if (valmarkers_.find(id) == nullptr) {
-      stats_->name_value(stats_->add_value(StatsCollector::kNone), name);
-    }
-  }
-  for (Core& c : cores_) {
-    for (auto& [id, name] : c.isr_names.entries()) {
-      if (c.isrs.find(id) == nullptr) {
-        const StatsCollector::Index i = stats_->add_isr(c.id);
-        stats_->name_isr(i, name);
-      }
-    }
-  }
+  markers_.observe_unused(global_markers_);
+  isrs_.observe_unused();
   for (auto& [id, t] : tasks_.entries()) {
-    for (auto& [marker_id, name] : t.marker_names.entries()) {
-      if (t.markers.find(marker_id) == nullptr) {
-        stats_->name_marker(stats_->add_marker(t.stats), name);
-      }
-    }
-    for (auto& [value_id, name] : t.value_marker_names.entries()) {
-      if (t.value_markers.find(value_id) == nullptr) {
-        stats_->name_value(stats_->add_value(t.stats), name);
-      }
-    }
+    markers_.observe_unused(t.markers);
   }
-  name_queue_stats();
+  name_observed_queues();
 }
 
 // ---- helpers -------------------------------------------------------------------
@@ -350,69 +293,16 @@ TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrig
   c.id = id;
   active_cores_[id] = &c;
   c.process = timeline_.add_process("Core " + std::to_string(id), static_cast<std::int32_t>(id) + 1);
+  isrs_.add_core(id, c.process);
+  tasks_.add_core(id, c.process);
   return c;
 }
 
-TraceInterpreter::Marker& TraceInterpreter::new_evtmarker(std::uint32_t id) {
-  bool created = false;
-  Marker& m = evtmarkers_.get(id, created);
-  if (created) {
-    if (std::string* early = evtmarker_names_.find(id)) {
-      m.name = *early;
-    }
-    m.track = timeline_.add_track(0, TrackKind::kSlices,
-                                  m.name.empty() ? id_label("evtmarker", id) : m.name);
-    m.name_id = names_.intern(timeline_.track(m.track).name);
-    if (stats_ != nullptr) {
-      m.stats = stats_->add_marker(StatsCollector::kNone);
-    }
-  }
-  return m;
-}
-
-TraceInterpreter::Isr& TraceInterpreter::new_isr(Core& c, std::uint32_t id) {
-  bool created = false;
-  Isr& i = c.isrs.get(id, created);
-  if (created) {
-    if (std::string* early = c.isr_names.find(id)) {
-      i.name = *early;
-    }
-    const std::string label = i.name.empty() ? id_label("ISR", id) : i.name;
-    i.track = timeline_.add_track(c.process, TrackKind::kSlices, label);
-    i.name_id = names_.intern(label);
-    if (stats_ != nullptr) {
-      i.stats = stats_->add_isr(c.id);
-    }
-  }
-  return i;
-}
-
-void TraceInterpreter::marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
-  ++m.depth;
-  timeline_.slice_begin(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
-  if (stats_ != nullptr) {
-    stats_->span_begin(m.stats, ts_ns);
-  }
-}
-
-void TraceInterpreter::marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c) {
-  if (m.depth == 0) {
-    diagnose(DiagnosticKind::kEndWithoutBegin, ts_ns,
-             std::string{what} + " '" + timeline_.track(m.track).name + "' ends with no span open (" +
+void TraceInterpreter::marker_end(MarkerScope& scope, std::uint32_t id, std::string_view what, Context& c) {
+  if (!markers_.end(scope, id, c.ts_ns)) {
+    diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
+             std::string{what} + " '" + markers_.marker_label(scope, id) + "' ends with no span open (" +
                  where(c.origin) + ")");
-    return;
-  }
-  --m.depth;
-  timeline_.slice_end(ts_ns, m.track);
-  if (stats_ != nullptr) {
-    stats_->span_end(m.stats, ts_ns);
-  }
-}
-
-void TraceInterpreter::marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg) {
-  timeline_.instant(ts_ns, m.track, msg.empty() ? m.name_id : m.msg.get(names_, msg), {}, msg);
-  if (stats_ != nullptr) {
-    stats_->instant(m.stats, ts_ns);
   }
 }
 
@@ -455,9 +345,7 @@ void TraceInterpreter::handle(const DroppedEvtCnt& e, Context& c) {
              std::to_string(lost) + " event(s) dropped by the tracer before this point (" + std::to_string(e.cnt) +
                  " in total; " + where(c.origin) + ")");
     last_dropped_total_ = e.cnt;
-    if (stats_ != nullptr) {
-      stats_->dropped(c.ts_ns);
-    }
+    observer_.dropped(c.ts_ns);
   }
 }
 
@@ -473,89 +361,40 @@ void TraceInterpreter::handle(const TsResolutionNs& e, Context&) {
   have_resolution_ = true;
 }
 
-void TraceInterpreter::handle(const IsrName& e, Context& c) {
-  if (Isr* i = c.core.isrs.find(e.isr_id)) {
-    i->name.assign(e.name);
-    timeline_.rename(i->track, i->name);
-    i->name_id = names_.intern(i->name);
-  } else {
-    bool created = false;
-    c.core.isr_names.get(e.isr_id, created).assign(e.name);
-  }
-}
+void TraceInterpreter::handle(const IsrName& e, Context& c) { isrs_.name(c.core.id, e.isr_id, e.name); }
 
-void TraceInterpreter::handle(const IsrEnter& e, Context& c) {
-  Isr& i = isr(c.core, e.isr_id);
-  ++i.depth;
-  timeline_.slice_begin(c.ts_ns, i.track, i.name_id);
-  if (stats_ != nullptr) {
-    stats_->isr_enter(i.stats, c.origin.core, c.ts_ns);
-  }
-}
+void TraceInterpreter::handle(const IsrEnter& e, Context& c) { isrs_.enter(c.core.id, e.isr_id, c.ts_ns); }
 
 void TraceInterpreter::handle(const IsrExit& e, Context& c) {
-  Isr& i = isr(c.core, e.isr_id);
-  if (i.depth == 0) {
+  if (!isrs_.exit(c.core.id, e.isr_id, c.ts_ns)) {
     diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
-             "isr_exit of '" + timeline_.track(i.track).name + "' on core " + std::to_string(c.origin.core) +
+             "isr_exit of '" + isrs_.label(c.core.id, e.isr_id) + "' on core " + std::to_string(c.origin.core) +
                  " without isr_enter (" + where(c.origin) + ")");
-    return;
-  }
-  --i.depth;
-  timeline_.slice_end(c.ts_ns, i.track);
-  if (stats_ != nullptr) {
-    stats_->isr_exit(i.stats, c.origin.core, c.ts_ns);
   }
 }
 
 void TraceInterpreter::handle(const EvtmarkerName& e, Context&) {
-  if (Marker* m = evtmarkers_.find(e.evtmarker_id)) {
-    m->name.assign(e.name);
-    timeline_.rename(m->track, m->name);
-    m->name_id = names_.intern(m->name);
-  } else {
-    bool created = false;
-    evtmarker_names_.get(e.evtmarker_id, created).assign(e.name);
-  }
+  markers_.name_marker(global_markers_, e.evtmarker_id, e.name);
 }
 
-void TraceInterpreter::handle(const Evtmarker& e, Context& c) { marker_instant(evtmarker(e.evtmarker_id), c.ts_ns, e.msg); }
+void TraceInterpreter::handle(const Evtmarker& e, Context& c) {
+  markers_.instant(global_markers_, e.evtmarker_id, c.ts_ns, e.msg);
+}
 
 void TraceInterpreter::handle(const EvtmarkerBegin& e, Context& c) {
-  marker_begin(evtmarker(e.evtmarker_id), c.ts_ns, e.msg);
+  markers_.begin(global_markers_, e.evtmarker_id, c.ts_ns, e.msg);
 }
 
 void TraceInterpreter::handle(const EvtmarkerEnd& e, Context& c) {
-  marker_end(evtmarker(e.evtmarker_id), c.ts_ns, "event marker", c);
+  marker_end(global_markers_, e.evtmarker_id, "event marker", c);
 }
 
 void TraceInterpreter::handle(const ValmarkerName& e, Context&) {
-  if (ValueMarker* m = valmarkers_.find(e.valmarker_id)) {
-    m->name.assign(e.name);
-    timeline_.rename(m->track, m->name);
-  } else {
-    bool created = false;
-    valmarker_names_.get(e.valmarker_id, created).assign(e.name);
-  }
+  markers_.name_value(global_markers_, e.valmarker_id, e.name);
 }
 
 void TraceInterpreter::handle(const Valmarker& e, Context& c) {
-  bool created = false;
-  ValueMarker& m = valmarkers_.get(e.valmarker_id, created);
-  if (created) {
-    if (std::string* early = valmarker_names_.find(e.valmarker_id)) {
-      m.name = *early;
-    }
-    m.track = timeline_.add_track(0, TrackKind::kCounter,
-                                  m.name.empty() ? id_label("valmarker", e.valmarker_id) : m.name);
-    if (stats_ != nullptr) {
-      m.stats = stats_->add_value(StatsCollector::kNone);
-    }
-  }
-  timeline_.counter(c.ts_ns, m.track, e.val);
-  if (stats_ != nullptr) {
-    stats_->value(m.stats, c.ts_ns, e.val);
-  }
+  markers_.value(global_markers_, e.valmarker_id, c.ts_ns, e.val);
 }
 
 void TraceInterpreter::handle(const MetadataOverflow& e, Context& c) {
@@ -563,9 +402,7 @@ void TraceInterpreter::handle(const MetadataOverflow& e, Context& c) {
            "core " + std::to_string(e.core_id) + "'s metadata buffer overflowed: " + std::to_string(e.lost_evts) +
                " metadata event(s), " + std::to_string(e.lost_bytes) +
                " bytes lost in total; some names may be missing");
-  if (stats_ != nullptr) {
-    stats_->metadata_overflow(e.core_id, e.lost_evts, c.ts_ns);
-  }
+  observer_.metadata_overflow(e.core_id, e.lost_evts, c.ts_ns);
 }
 
 }  // namespace tband

@@ -10,6 +10,11 @@
 // "Other events" track carrying all its fields as arguments. Events decoded
 // from a schema loaded at run time are shown as their display rules say
 // (display_rules.cpp).
+//
+// Interrupt handlers, markers and threads are kept by RTOS-neutral trackers
+// (isr_tracker.hpp, marker_tracker.hpp, thread_tracker.hpp); the handlers of
+// the FreeRTOS events decide what happens and call them. Sync objects (queues,
+// event groups, stream buffers, timers) are still kept here.
 #pragma once
 
 #include <array>
@@ -22,13 +27,16 @@
 
 #include "decode/cobs_deframer.hpp"
 #include "schema/runtime_decoder.hpp"
-#include "stats/stats_collector.hpp"
 #include "tband_events.hpp"
 #include "trace/diagnostics.hpp"
 #include "trace/field_key.hpp"
 #include "trace/id_map.hpp"
+#include "trace/isr_tracker.hpp"
+#include "trace/marker_tracker.hpp"
 #include "trace/names.hpp"
+#include "trace/thread_tracker.hpp"
 #include "trace/timeline.hpp"
+#include "trace/trace_observer.hpp"
 
 namespace tband {
 
@@ -37,8 +45,8 @@ enum class TraceMode : std::uint8_t { kBareMetal, kFreeRtos };
 struct InterpreterOptions {
   TraceMode mode = TraceMode::kFreeRtos;
   std::uint32_t core_count = 1;
-  /// Also collect statistics (tband stats/check/report); nullptr: none.
-  StatsCollector* stats = nullptr;
+  /// Also told what the model sees (statistics for tband stats/check/report); nullptr: nobody.
+  TraceObserver* observer = nullptr;
 };
 
 /// Where an event came from, for diagnostics.
@@ -83,46 +91,17 @@ class TraceInterpreter {
 
  private:
   // ---- state ---------------------------------------------------------------
-  struct Marker {  // an event marker (global) or task-local marker
-    TrackId track = 0;
-    std::string name;  // empty until named
-    NameId name_id = 0;
-    std::uint32_t depth = 0;
-    CachedName msg;
-    StatsCollector::Index stats = StatsCollector::kNone;
-  };
-  struct ValueMarker {
-    TrackId track = 0;
-    std::string name;
-    StatsCollector::Index stats = StatsCollector::kNone;
-  };
-  struct Isr {
-    TrackId track = 0;
-    std::string name;
-    NameId name_id = 0;
-    std::uint32_t depth = 0;
-    StatsCollector::Index stats = StatsCollector::kNone;
-  };
   enum class TaskKind : std::uint8_t { kNormal, kIdle, kTimer };
-  struct Task {
-    TrackId process = 0, state_track = 0, running_track = 0, priority_track = 0;
-    std::string name;
+  struct FreeRtosTask {  // what only FreeRTOS knows of a thread
     TaskKind kind = TaskKind::kNormal;
-    std::uint32_t idle_core = 0;              // kind kIdle: the core it is the idle task of
-    std::optional<std::uint32_t> running_on;  // core
-    bool has_state = false;
-    std::string state;                          // the open state slice
-    std::string switched_out_state = "Ready";  // state once it stops running
-    TaskStateKind switched_out_kind = TaskStateKind::kReady;
-    StatsCollector::Index stats = StatsCollector::kNone;
-    IdMap<Marker> markers;
-    IdMap<ValueMarker> value_markers;
-    IdMap<std::string> marker_names, value_marker_names;  // names that came before first use
+    std::uint32_t idle_core = 0;         // kind kIdle: the core it is the idle task of
     std::vector<TrackId> notify_tracks;  // "Notification value" counters, by index (0: none yet)
     // Blocked on a stream buffer: the notification wait the kernel blocks in
     // keeps that state (cleared when the task runs again).
     bool blocked_on_stream_buffer = false;
   };
+  using Tasks = ThreadTracker<FreeRtosTask>;
+  using Task = Tasks::Thread;
   struct EventGroup {
     TrackId track = 0;  // "<group> bits" counter
     std::string name;
@@ -145,18 +124,14 @@ class TraceInterpreter {
     std::string name;
     std::optional<std::uint8_t> kind;  // FrQueueKind
     bool slice_open = false;
-    StatsCollector::Index stats = StatsCollector::kNone;
+    TraceObserver::Index obs_id = TraceObserver::kNone;
     TrackId set_track = 0;         // a queue set: "<set> (queue set)" instants
     TrackId membership_track = 0;  // a set's member: "<member> set membership" slices
     std::uint32_t in_set = 0;      // the set whose "in set" slice is open (0: none)
   };
   struct Core {
     std::uint32_t id = 0;
-    TrackId process = 0, events_track = 0, running_task_track = 0;
-    IdMap<Isr> isrs;
-    IdMap<std::string> isr_names;  // names that came before first use
-    std::optional<std::uint32_t> current_task;
-    bool running_slice_open = false;
+    TrackId process = 0, events_track = 0;
     std::uint64_t last_ts = 0;
     std::uint64_t last_ts_ns = 0;
     bool seen_ts = false;
@@ -176,7 +151,7 @@ class TraceInterpreter {
   struct DisplayTrack {
     TrackId id = 0;
     std::vector<OpenSpan> open;  // innermost last
-    StatsCollector::Index stats = StatsCollector::kNone;  // a counter track's figures
+    TraceObserver::Index obs_id = TraceObserver::kNone;  // a counter track's figures
   };
   struct OpenRef {  // a span that is open, on its track
     FieldKey key;  // its key field values
@@ -201,7 +176,7 @@ class TraceInterpreter {
     RecentKeys<NameId> recent_names;             // by the name template's values
     ByText<DisplayTrack*> tracks;                // the same, all of them (FieldKey::bytes())
     ByText<NameId> names;
-    StatsCollector::Index stats = StatsCollector::kNone;  // its span's figures, or its instants'
+    TraceObserver::Index obs_id = TraceObserver::kNone;  // its span's figures, or its instants'
   };
 
   // ---- dispatch ---------------------------------------------------------------
@@ -313,53 +288,37 @@ class TraceInterpreter {
 
   // ---- helpers ----------------------------------------------------------------
   Core& core(std::uint32_t id, const EventOrigin& origin);
-  // Found inline (every marker and ISR event looks one up); made out of line.
-  Marker& evtmarker(std::uint32_t id) {
-    if (Marker* m = evtmarkers_.find(id)) [[likely]] {
-      return *m;
-    }
-    return new_evtmarker(id);
-  }
-  Isr& isr(Core& core, std::uint32_t id) {
-    if (Isr* i = core.isrs.find(id)) [[likely]] {
-      return *i;
-    }
-    return new_isr(core, id);
-  }
-  Marker& new_evtmarker(std::uint32_t id);
-  Isr& new_isr(Core& core, std::uint32_t id);
   void diagnose(DiagnosticKind kind, std::optional<std::uint64_t> ts_ns, std::string message);
   void show_diagnostic(std::string_view title, std::uint64_t ts_ns, const std::string& message);
   void show_left_off_diagnostics();
   [[nodiscard]] std::string where(const EventOrigin& origin) const;
-  void marker_begin(Marker& m, std::uint64_t ts_ns, std::string_view msg);
-  void marker_end(Marker& m, std::uint64_t ts_ns, std::string_view what, Context& c);
-  void marker_instant(Marker& m, std::uint64_t ts_ns, std::string_view msg);
+  void marker_end(MarkerScope& scope, std::uint32_t id, std::string_view what, Context& c);
 
   // FreeRTOS helpers (freertos.cpp)
-  Task& task(std::uint32_t id);
-  std::string task_label(std::uint32_t id);
+  Task& task(std::uint32_t id) { return tasks_.thread(id); }
+  std::string task_label(std::uint32_t id) { return tasks_.label(id); }
   void name_task_process(Task& t);
-  void set_task_state(Task& t, std::uint64_t ts_ns, const std::string& state, TaskStateKind kind,
-                      std::uint32_t core = 0);
+  void set_task_state(Task& t, std::uint64_t ts_ns, TaskState state) { tasks_.set_state(t, ts_ns, std::move(state)); }
   Task* current_task(Context& c, std::string_view event_name);
-  static constexpr const char* kTimerTaskWaitState = "Blocked: waiting for timer command or expiry";
-  void block_current(Context& c, std::string_view event_name, std::string state);
+  static constexpr const char* kTimerTaskWait = "waiting for timer command or expiry";
+  /// The current task blocks on `what` ("delay 5 ticks") when it is switched out.
+  void block_current(Context& c, std::string_view event_name, std::string what);
   void block_on_queue(Context& c, std::string_view event_name, std::uint32_t queue_id, QueueOp op);
-  void leave(std::uint32_t id, std::string state, TaskStateKind kind, Context& c);
+  void leave(std::uint32_t id, TaskStateKind kind, Context& c);
   void count_queue_op(std::uint32_t id, QueueOp op);
-  void set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority);
+  void set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority) {
+    tasks_.set_priority(id, ts_ns, priority);
+  }
   Queue& queue(std::uint32_t id);
   std::string queue_label(std::uint32_t id);
   void queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill, std::optional<std::uint32_t> by_task);
-  Marker& task_marker(Task& t, std::uint32_t marker_id);
   void notify_value(std::uint32_t task_id, std::uint8_t index, std::uint64_t ts_ns, std::uint32_t value);
   EventGroup& event_group(std::uint32_t id);
   std::string event_group_label(std::uint32_t id);
   void event_group_bits(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t value);
   std::string stream_buffer_label(std::uint32_t id);
   void stream_buffer_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill);
-  void block_on_stream_buffer(Context& c, std::string_view event_name, std::string state);
+  void block_on_stream_buffer(Context& c, std::string_view event_name, std::string what);
   Timer& timer(std::uint32_t id);
   std::string timer_label(std::uint32_t id);
   void timer_start(Timer& t, std::uint64_t ts_ns);
@@ -369,20 +328,21 @@ class TraceInterpreter {
   void join_queue_set(std::uint32_t set_id, std::uint32_t member_id, std::uint64_t ts_ns);
   void leave_queue_set(Queue& member, std::uint64_t ts_ns);
   void finish_freertos();
-  void name_stats();
-  void name_queue_stats();
+  void name_observed();
+  void name_observed_queues();
 
   Timeline& timeline_;
   NameTable& names_;
   Diagnostics& diagnostics_;
   InterpreterOptions options_;
-  StatsCollector* stats_ = nullptr;
+  NullObserver null_observer_;  // observer_ when the options name none
+  TraceObserver& observer_;
+  IsrTracker isrs_;
+  MarkerTracker markers_;
+  Tasks tasks_;
   std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
   std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
-  IdMap<Marker> evtmarkers_;
-  IdMap<ValueMarker> valmarkers_;
-  IdMap<std::string> evtmarker_names_, valmarker_names_;  // names before first use
-  IdMap<Task> tasks_;
+  MarkerScope global_markers_;
   IdMap<Queue> queues_;
   IdMap<EventGroup> event_groups_;
   IdMap<StreamBuffer> stream_buffers_;
@@ -399,7 +359,6 @@ class TraceInterpreter {
   std::uint64_t first_ts_ns_ = 0;
   std::uint64_t last_any_ts_ns_ = 0;
   std::uint64_t freertos_in_bare_metal_ = 0;
-  std::int32_t next_task_pid_ = 1000;
   // Interned names of every event and field, by the event's variant index.
   std::vector<NameId> event_name_ids_;
   std::vector<std::vector<NameId>> field_name_ids_;
@@ -411,11 +370,10 @@ class TraceInterpreter {
   std::deque<DisplayTrack> display_tracks_;
   ByText<DisplayTrack*> display_tracks_by_name_;  // by parent, kind and name
   ByText<std::vector<OpenRef>> open_spans_;        // by span name
-  ByText<StatsCollector::Index> span_stats_;       // by span name
+  ByText<TraceObserver::Index> span_obs_ids_;       // by span name
   FieldKey key_;                                   // scratch
   std::uint64_t next_span_serial_ = 0;
   NameId diag_message_name_ = 0;
-  NameId running_name_ = 0;
 };
 
 }  // namespace tband
