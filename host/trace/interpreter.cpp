@@ -13,7 +13,7 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       names_(timeline.names()),
       diagnostics_(diagnostics),
       options_(options),
-      observer_(options.observer != nullptr ? *options.observer : null_observer_),
+      observer_(options.observer),
       isrs_(timeline, observer_),
       markers_(timeline, observer_),
       tasks_(timeline, observer_, "task") {

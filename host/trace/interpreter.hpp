@@ -335,8 +335,7 @@ class TraceInterpreter {
   NameTable& names_;
   Diagnostics& diagnostics_;
   InterpreterOptions options_;
-  NullObserver null_observer_;  // observer_ when the options name none
-  TraceObserver& observer_;
+  ObserverPort observer_;
   IsrTracker isrs_;
   MarkerTracker markers_;
   Tasks tasks_;

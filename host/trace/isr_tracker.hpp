@@ -18,7 +18,7 @@ namespace tband {
 
 class IsrTracker {
  public:
-  IsrTracker(Timeline& timeline, TraceObserver& observer)
+  IsrTracker(Timeline& timeline, ObserverPort observer)
       : timeline_(timeline), names_(timeline.names()), observer_(observer) {}
 
   /// A core whose handlers get tracks in `process`; before any other call for it.
@@ -134,7 +134,7 @@ class IsrTracker {
 
   Timeline& timeline_;
   NameTable& names_;
-  TraceObserver& observer_;
+  ObserverPort observer_;
   std::deque<PerCore> cores_;  // by core id; a deque: entries never move
 };
 

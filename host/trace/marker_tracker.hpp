@@ -42,7 +42,7 @@ struct MarkerScope {
 
 class MarkerTracker {
  public:
-  MarkerTracker(Timeline& timeline, TraceObserver& observer)
+  MarkerTracker(Timeline& timeline, ObserverPort observer)
       : timeline_(timeline), names_(timeline.names()), observer_(observer) {}
 
   void name_marker(MarkerScope& s, std::uint32_t id, std::string_view name) {
@@ -169,7 +169,7 @@ class MarkerTracker {
 
   Timeline& timeline_;
   NameTable& names_;
-  TraceObserver& observer_;
+  ObserverPort observer_;
 };
 
 }  // namespace tband

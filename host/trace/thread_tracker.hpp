@@ -37,7 +37,7 @@ class ThreadTracker {
   };
 
   /// `kind` names threads without a name: "<kind> <id>".
-  ThreadTracker(Timeline& timeline, TraceObserver& observer, std::string_view kind)
+  ThreadTracker(Timeline& timeline, ObserverPort observer, std::string_view kind)
       : timeline_(timeline),
         names_(timeline.names()),
         observer_(observer),
@@ -152,7 +152,7 @@ class ThreadTracker {
 
   Timeline& timeline_;
   NameTable& names_;
-  TraceObserver& observer_;
+  ObserverPort observer_;
   std::string kind_;
   NameId running_name_ = 0;
   std::vector<CoreRun> cores_;  // by core id
