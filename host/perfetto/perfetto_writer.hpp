@@ -80,6 +80,22 @@ class PerfettoWriter final : public TimelineSink {
     }
   }
 
+  void simple_slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name) override {
+    if (!try_write_simple<void>(ts_ns, track.id, wire::kSliceBegin, name, true, nullptr)) {
+      track_event(ts_ns, track.id, wire::kSliceBegin, name, true, {}, nullptr);
+    }
+  }
+  void simple_slice_end(std::uint64_t ts_ns, const TrackInfo& track) override {
+    if (!try_write_simple<void>(ts_ns, track.id, wire::kSliceEnd, 0, false, nullptr)) {
+      track_event(ts_ns, track.id, wire::kSliceEnd, 0, false, {}, nullptr);
+    }
+  }
+  void simple_instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name) override {
+    if (!try_write_simple<void>(ts_ns, track.id, wire::kInstant, name, true, nullptr)) {
+      track_event(ts_ns, track.id, wire::kInstant, name, true, {}, nullptr);
+    }
+  }
+
   [[nodiscard]] std::uint64_t packets() const noexcept { return packets_; }
 
   // Sequence-scoped clock id for the incremental clock (Perfetto: 64..127).

@@ -34,24 +34,46 @@ class Timeline {
   /// `literal` is the name's text when name is kLiteralName.
   void slice_begin(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args = {},
                    std::string_view literal = {}) {
-    for (TimelineSink* sink : sinks_) {
-      sink->slice_begin(ts_ns, tracks_[track - 1], name, args, literal);
+    const TrackInfo& info = tracks_[track - 1];
+    if (args.empty() && literal.empty()) {
+      for (TimelineSink* sink : sinks_) {
+        sink->simple_slice_begin(ts_ns, info, name);
+      }
+    } else {
+      for (TimelineSink* sink : sinks_) {
+        sink->slice_begin(ts_ns, info, name, args, literal);
+      }
     }
   }
   void slice_end(std::uint64_t ts_ns, TrackId track, std::span<const Arg> args = {}) {
-    for (TimelineSink* sink : sinks_) {
-      sink->slice_end(ts_ns, tracks_[track - 1], args);
+    const TrackInfo& info = tracks_[track - 1];
+    if (args.empty()) {
+      for (TimelineSink* sink : sinks_) {
+        sink->simple_slice_end(ts_ns, info);
+      }
+    } else {
+      for (TimelineSink* sink : sinks_) {
+        sink->slice_end(ts_ns, info, args);
+      }
     }
   }
   void instant(std::uint64_t ts_ns, TrackId track, NameId name, std::span<const Arg> args = {},
                std::string_view literal = {}) {
-    for (TimelineSink* sink : sinks_) {
-      sink->instant(ts_ns, tracks_[track - 1], name, args, literal);
+    const TrackInfo& info = tracks_[track - 1];
+    if (args.empty() && literal.empty()) {
+      for (TimelineSink* sink : sinks_) {
+        sink->simple_instant(ts_ns, info, name);
+      }
+    } else {
+      for (TimelineSink* sink : sinks_) {
+        sink->instant(ts_ns, info, name, args, literal);
+      }
     }
   }
   void counter(std::uint64_t ts_ns, TrackId track, std::int64_t value) {
+    const TrackInfo& info = tracks_[track - 1];
     for (TimelineSink* sink : sinks_) {
-      sink->counter(ts_ns, tracks_[track - 1], value);
+      sink->counter(ts_ns, info, value);
     }
   }
   void counter_double(std::uint64_t ts_ns, TrackId track, double value) {

@@ -33,6 +33,16 @@ class TimelineSink {
   virtual void counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value) = 0;
   /// A counter value that is not an integer (a float field).
   virtual void counter_double(std::uint64_t ts_ns, const TrackInfo& track, double value) = 0;
+
+  // The most common calls (a name from the table, no arguments), which
+  // pass fewer values; a sink that writes them faster overrides these.
+  virtual void simple_slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name) {
+    slice_begin(ts_ns, track, name, {}, {});
+  }
+  virtual void simple_slice_end(std::uint64_t ts_ns, const TrackInfo& track) { slice_end(ts_ns, track, {}); }
+  virtual void simple_instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name) {
+    instant(ts_ns, track, name, {}, {});
+  }
 };
 
 }  // namespace tband
