@@ -182,6 +182,26 @@ class ExampleProject(unittest.TestCase):
             # The host clock is simulated: the first move starts 1.25 ms in.
             begin = next(e for e in events if e["event"] == "motor_move_begin")
             self.assertEqual(begin["ts_ns"], 1_250_000)
+        self.check_encoder_tool(build, descriptor)
+
+    def check_encoder_tool(self, build: Path, descriptor: Path) -> None:
+        """README's tband_generate(... LIBRARY ...) recipe: motor_frames encodes
+        events with the generated headers alone; the trace names its schema, so
+        the installed tband decodes it with the descriptor next to it and no flag."""
+        folder = self.root / "bench_traces"
+        folder.mkdir()
+        trace = folder / "bench.bin"
+        run([build / "motor_frames", trace])
+        shutil.copy(descriptor, folder / "tband_schema.json")
+        events = [json.loads(line) for line in run([self.tband, "dump", "--json", "--strict", trace]).stdout.splitlines()]
+        self.assertEqual([(e["event"], e["fields"]) for e in events if e["event"].startswith("motor_")], [
+            ("motor_name", {"motor_id": 1, "name": "x-axis"}),
+            ("motor_position", {"motor_id": 1, "position": 10}),
+            ("motor_position", {"motor_id": 1, "position": 20}),
+            ("motor_position", {"motor_id": 1, "position": -5}),
+            ("motor_alert", {"alert": "MOTOR_ALERT_STALL", "temperature": -3, "detail": "bench"}),
+        ])
+        self.assertEqual([e["ts_ns"] for e in events if e["event"] == "motor_position"], [100_000, 200_000, 300_000])
 
     def test_cortex_m4_build_from_the_installed_package(self) -> None:
         self.require_cross()
