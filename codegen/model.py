@@ -243,10 +243,14 @@ class Event:
     fields: tuple[Field, ...]  # wire order, implicit timestamp included
     location: Location
     display: Display | None = None  # how the host shows it when it decodes it at run time
+    # Its C++ type's name when PascalCase of its name is an enum's (see cpp_name).
+    cpp_type: str | None = None
 
     @property
     def cpp_name(self) -> str:
-        return pascal_case(self.name)
+        """PascalCase of its name (motor_fault: MotorFault), or with the suffix
+        Event when an enum of the schema has that name (MotorFaultEvent)."""
+        return self.cpp_type if self.cpp_type is not None else pascal_case(self.name)
 
     @property
     def id_hex(self) -> str:

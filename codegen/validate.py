@@ -528,7 +528,10 @@ class _Builder:
             self.errors.add(name_loc, f"{what}: {clash}")
             return None
         self.event_names[name] = name_loc
-        self.claim_type_name(pascal_case(name), what, name_loc)
+        # An event may share its natural name with an enum (bms_fault and
+        # BmsFault): its type then takes the suffix Event.
+        cpp_type = pascal_case(name) + "Event" if pascal_case(name) in self.enums else None
+        self.claim_type_name(cpp_type or pascal_case(name), what, name_loc)
         event_id = node["id"]
         id_loc = node.value_loc["id"]
         ok = True
@@ -583,7 +586,9 @@ class _Builder:
             display = self.display.build(what, display_node, fields, metadata)
             if display is None:
                 return None
-        return Event(name, event_id, group, metadata, node["description"].strip(), tuple(fields), name_loc, display)
+        return Event(
+            name, event_id, group, metadata, node["description"].strip(), tuple(fields), name_loc, display, cpp_type
+        )
 
     def other_groups_range(self, group: str, event_id: int) -> tuple[int, int, str, Location] | None:
         """The declared id_range of another group that holds event_id, when `group` declares none

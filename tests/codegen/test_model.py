@@ -8,6 +8,7 @@ import unittest
 from pathlib import Path
 
 from codegen.model import cobs_max_framed_len
+from codegen.errors import SchemaErrors
 from codegen.validate import load_schema
 
 from .support import SCHEMA_DIR
@@ -180,6 +181,35 @@ class OptionalFieldsTest(unittest.TestCase):
         )
         self.assertEqual(event.max_fixed_len, 1 + 10 + 5 + 1 + 10)
         self.assertEqual([f.note for f in event.fields], ["implicit", "required", "optional", "optional"])
+
+
+class TypeNamesTest(unittest.TestCase):
+    SCHEMA = (
+        "group: demo\ntitle: Demo\ndescription: Names.\n"
+        "enums:\n  - name: BmsFault\n    description: A fault.\n    values:\n"
+        "      - {name: BMS_FAULT_HOT, value: 1, description: Hot.}\n{extra}"
+        "events:\n  - name: bms_fault\n    id: 1\n    description: One.\n    fields:\n"
+        "      - {name: fault, type: BmsFault, description: Which.}\n"
+        "  - name: bms_level\n    id: 2\n    description: Two.\n    fields:\n"
+        "      - {name: level, type: u8, description: How full.}\n"
+    )
+
+    def load(self, extra: str = ""):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "s.yaml").write_text(self.SCHEMA.replace("{extra}", extra))
+            return load_schema(Path(tmp), "s")
+
+    def test_an_event_named_like_an_enum_takes_the_suffix_event(self) -> None:
+        schema = self.load()
+        self.assertEqual([e.cpp_name for e in schema.events], ["BmsFaultEvent", "BmsLevel"])
+        self.assertEqual([e.cpp_name for g in schema.groups for e in g.enums], ["BmsFault"])
+
+    def test_a_name_that_still_clashes_is_an_error(self) -> None:
+        extra = "  - name: BmsFaultEvent\n    description: Taken.\n    values:\n" \
+                "      - {name: TAKEN, value: 1, description: Taken.}\n"
+        with self.assertRaises(SchemaErrors) as caught:
+            self.load(extra)
+        self.assertIn("C++ type name 'BmsFaultEvent' is already used by enum 'BmsFaultEvent'", str(caught.exception))
 
 
 if __name__ == "__main__":
