@@ -361,6 +361,11 @@ void VcdWriter::write_body(const std::vector<std::string>& ids, const std::vecto
   }
   if (any) {
     flush_group();
+    // The end of the dump, 1 ns after the last change: readers that turn the
+    // changes into samples (sigrok) show a change only once time passes it.
+    char end[32];
+    std::snprintf(end, sizeof end, "#%llu\n", static_cast<unsigned long long>(group_ts + 1));
+    out_.write(end);
   }
 }
 

@@ -157,6 +157,7 @@ TEST_F(VcdWriterTest, NestedSlicesGiveLevelDepthAndAllEdgesAtTheirTimes) {
             (Changes{{100, "b1"}, {120, "b10"}, {130, "b1"}, {150, "b0"}, {200, "b1"}, {201, "b0"}}));
   // The slices carry the track's own name: no name code signal.
   EXPECT_FALSE(vcd.has("tband.Core_0.uart_rx_name"));
+  EXPECT_TRUE(text_.ends_with("#202\n")) << "the end of the dump, 1 ns after the last change";
   (void)core;
 }
 
