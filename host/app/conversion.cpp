@@ -117,7 +117,7 @@ ConversionResult convert(const ConversionOptions& options) {
   std::optional<VcdWriter> vcd;
   if (options.vcd.file != nullptr) {
     vcd_out.emplace(options.vcd.file, options.vcd.name);
-    vcd.emplace(*vcd_out, names, options.vcd_spool_dir);
+    vcd.emplace(*vcd_out, names, options.vcd_spool_dir, options.vcd_logic_only);
     timeline.add_sink(*vcd);
   }
 

@@ -47,6 +47,8 @@ struct ConversionOptions {
   OutputTarget vcd;
   /// Where the VCD writer spools value changes until the end (the VCD's folder).
   std::string vcd_spool_dir = ".";
+  /// Only the VCD's 1-bit signals (VcdWriter's logic_only).
+  bool vcd_logic_only = false;
   /// Decodes the events the binary was not compiled with (may be null).
   SchemaSet* schemas = nullptr;
   /// Called now and then with (bytes read, total bytes if known); from the

@@ -92,6 +92,11 @@ int run(int argc, char** argv) {
   conv_cmd->add_option("--vcd", conv.vcd,
                        "Write a Value Change Dump for waveform viewers here (- for stdout), and the names of its "
                        "*_name codes as a GTKWave translate filter next to it (FILE.filter)");
+  conv_cmd
+      ->add_flag("--vcd-logic", conv.vcd_logic,
+                 "Only the VCD's 1-bit signals: for PulseView and sigrok (libsigrok 0.5), whose VCD input stops "
+                 "at the first multi-bit value")
+      ->needs(conv_cmd->get_option("--vcd"));
   conv_cmd->add_flag("--open", conv.open, "Serve the trace and open it in ui.perfetto.dev in a browser");
   conv_cmd->add_flag("--serve", conv.serve, "Serve the trace to ui.perfetto.dev and print the link");
   conv_cmd->add_option("--port", conv.port, "Port for --serve/--open")->check(kPortRange)->capture_default_str();

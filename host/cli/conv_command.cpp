@@ -164,6 +164,7 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     conversion.json = {json_file.file(), json_file.display_name()};
     conversion.vcd = {vcd_file.file(), vcd_file.display_name()};
     conversion.vcd_spool_dir = spool_dir(options.vcd);
+    conversion.vcd_logic_only = options.vcd_logic;
     ProgressBar progress{!options.no_progress && !global.quiet};
     if (progress.enabled()) {
       conversion.progress = [&](std::uint64_t done, std::optional<std::uint64_t> total) { progress.update(done, total); };

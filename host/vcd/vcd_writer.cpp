@@ -56,8 +56,8 @@ void append_binary(std::string& line, std::uint64_t v) {
 
 }  // namespace
 
-VcdWriter::VcdWriter(BufferedOutput& out, const NameTable& names, const std::string& spool_dir)
-    : out_(out), names_(names) {
+VcdWriter::VcdWriter(BufferedOutput& out, const NameTable& names, const std::string& spool_dir, bool logic_only)
+    : out_(out), names_(names), logic_only_(logic_only) {
   std::string path = (spool_dir.empty() ? std::string{"."} : spool_dir) + "/.tband-vcd-spool-XXXXXX";
   const int fd = ::mkstemp(path.data());
   if (fd < 0) {
@@ -194,6 +194,9 @@ void VcdWriter::write_header(std::vector<std::string>& ids, std::vector<Kind>& k
   std::uint32_t next_id = 0;
   const auto declare = [&](std::set<std::string>& used, const Track& t, Slot slot, std::string_view type, int width,
                            const std::string& name, Kind kind) {
+    if (logic_only_ && (width != 1 || kind == Kind::kEvent)) {
+      return;
+    }
     const std::size_t s = (t.info.id - 1) * kSlots + slot;
     ids[s] = identifier(next_id++);
     kinds[s] = kind;

@@ -39,7 +39,9 @@ class VcdWriter final : public TimelineSink {
   /// `spool_dir`: the folder of the spool file (the output's own, so that a
   /// big trace does not fill /tmp). Throws std::runtime_error when it cannot
   /// be created.
-  VcdWriter(BufferedOutput& out, const NameTable& names, const std::string& spool_dir);
+  /// `logic_only`: only the 1-bit signals, for readers that stop at the first
+  /// multi-bit value (libsigrok 0.5.2's VCD input, so PulseView).
+  VcdWriter(BufferedOutput& out, const NameTable& names, const std::string& spool_dir, bool logic_only = false);
   ~VcdWriter() override;
   VcdWriter(const VcdWriter&) = delete;
   VcdWriter& operator=(const VcdWriter&) = delete;
@@ -102,6 +104,7 @@ class VcdWriter final : public TimelineSink {
   std::uint64_t last_ts_ = 0;
   std::uint64_t clamped_ = 0;
   std::uint64_t records_ = 0;
+  bool logic_only_ = false;
   bool finished_ = false;
 };
 

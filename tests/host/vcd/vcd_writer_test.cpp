@@ -110,11 +110,11 @@ class VcdWriterTest : public ::testing::Test {
     writer().describe_track(t);
     return t;
   }
-  VcdWriter& writer() {
+  VcdWriter& writer(bool logic_only = false) {
     if (!writer_) {
       file_ = std::fopen((dir_ / "out.vcd").c_str(), "wb");
       out_.emplace(file_, "out.vcd");
-      writer_.emplace(*out_, names_, dir_.string());
+      writer_.emplace(*out_, names_, dir_.string(), logic_only);
     }
     return *writer_;
   }
@@ -283,6 +283,22 @@ TEST_F(VcdWriterTest, ManyCallsNeedNoMemoryPerCallAndLeaveNoSpoolFile) {
   std::vector<std::string> left;
   for (const auto& entry : fs::directory_iterator(dir_)) left.push_back(entry.path().filename());
   EXPECT_EQ(left, std::vector<std::string>{"out.vcd"});  // the spool was unlinked at once
+}
+
+TEST_F(VcdWriterTest, LogicOnlyKeepsJustTheOneBitSignals) {
+  VcdWriter& w = writer(true);
+  const TrackInfo m = track(1, 0, TrackKind::kSlices, "m");
+  const TrackInfo c = track(2, 0, TrackKind::kCounter, "c");
+  w.simple_slice_begin(1, m, names_.intern("m"));
+  w.simple_slice_begin(2, m, names_.intern("inner"));
+  w.simple_instant(3, m, names_.intern("i"));
+  w.counter(4, c, 500);
+  w.simple_slice_end(5, m);
+  const Vcd vcd = finish();
+  ASSERT_EQ(vcd.signals.size(), 1u);
+  EXPECT_EQ(vcd.at("tband.m").changes, (Changes{{1, "1"}}));
+  EXPECT_EQ(text_.find("\nb"), std::string::npos) << text_;  // no vector value anywhere
+  EXPECT_EQ(text_.find("\nr"), std::string::npos) << text_;
 }
 
 TEST(VcdWriterSpool, AMissingFolderIsAClearError) {
