@@ -17,13 +17,13 @@ traces with display rules (spans, counters, instants, diagnostics)."""
 import json
 import re
 import shutil
-import subprocess
 import unittest
 from pathlib import Path
 
 from .support import ROOT, make_trace, run
 from .test_cli import CliTestCase
 from .test_schemas import DESCRIPTOR
+from .vcd_read import steps, through_gtkwave, through_sigrok, wire_paths
 
 REFERENCE_TRACE = ROOT / "tests/vectors/reference_baremetal.bin"
 TOOLS = ("sigrok-cli", "vcd2fst", "fst2vcd")
@@ -31,59 +31,6 @@ TOOLS = ("sigrok-cli", "vcd2fst", "fst2vcd")
 
 def reference(name):
     return re.sub(r"[^A-Za-z0-9_]", "_", name) or "_"
-
-
-def parse_vcd(text):
-    """{path: {"type", "width", "changes": [(t, value)]}} with values as
-    written (b101 -> int, r2.5 -> float, 0/1 -> int, events -> 1, x -> None);
-    scopes joined with '.', the top scope left out."""
-    signals, by_id, scope, now = {}, {}, [], 0
-    words = iter(text.split())
-    for word in words:
-        if word == "$scope":
-            next(words)
-            scope.append(next(words))
-            next(words)
-        elif word == "$upscope":
-            scope.pop()
-            next(words)
-        elif word == "$var":
-            kind, width, ident, name = next(words), int(next(words)), next(words), next(words)
-            while next(words) != "$end":
-                pass  # a bit range
-            path = ".".join(scope[1:] + [name])
-            by_id.setdefault(ident, []).append(path)
-            signals[path] = {"type": kind, "width": width, "changes": []}
-        elif word in ("$timescale", "$date", "$version", "$comment"):
-            while next(words) != "$end":
-                pass
-        elif word.startswith("#"):
-            now = int(word[1:])
-        elif word[0] in "bBrR":
-            ident = next(words)
-            raw = word[1:]
-            if word[0] in "rR":
-                value = float(raw)
-            else:
-                value = None if set(raw.lower()) & set("xz") else int(raw, 2)
-            for path in by_id[ident]:
-                signals[path]["changes"].append((now, value))
-        elif word[0] in "01xXzZ" and word[1:] in by_id:
-            value = None if word[0] in "xXzZ" else int(word[0])
-            for path in by_id[word[1:]]:
-                signals[path]["changes"].append((now, value))
-    return signals
-
-
-def steps(changes, low_start=True):
-    """The changes a viewer shows: undefined values and repeats left out (and
-    a first value of 0 unless low_start)."""
-    out = []
-    for t, v in changes:
-        if v is None or (out and out[-1][1] == v) or (not out and not low_start and v == 0):
-            continue
-        out.append((t, v))
-    return out
 
 
 def expected_from_json(doc):
@@ -186,61 +133,22 @@ class Vcd(CliTestCase):
                 self.assertEqual(names.get(int(code, 16), name), name, "hex and decimal lines agree")
         return names
 
-    def through_gtkwave(self, vcd):
-        """The VCD as GTKWave reads it: vcd2fst, then fst2vcd."""
-        fst = vcd.with_suffix(".fst")
-        proc = subprocess.run(["vcd2fst", str(vcd), str(fst)], capture_output=True, text=True, timeout=60)
-        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        self.assertNotRegex(proc.stdout + proc.stderr, r"(?i)error|warning|malformed")
-        back = subprocess.run(["fst2vcd", str(fst)], capture_output=True, text=True, timeout=60, check=True)
-        return parse_vcd(back.stdout)
-
-    def through_sigrok(self, vcd, conv_args):
-        """The 1-bit signals as libsigrok reads them from --vcd-logic's output:
-        {path: changes}."""
-        only_wires = vcd.with_suffix(".logic.vcd")
-        proc = run(["conv", *map(str, conv_args), "--vcd", str(only_wires), "--vcd-logic"])
+    def logic_only(self, vcd):
+        """The same conversion with --vcd-logic."""
+        logic = vcd.with_suffix(".logic.vcd")
+        proc = run(["conv", *map(str, self.conv_args), "--vcd", str(logic), "--vcd-logic"])
         self.assertExit(proc, 0)
-        declared = re.findall(r"\$var wire 1 (\S+) ", only_wires.read_text())
-        self.assertEqual(len(declared), len(self.wire_paths(vcd)))
-        self.assertNotRegex(only_wires.read_text(), r"\$var (?!wire 1 )")
-        first = min(t for s in parse_vcd(only_wires.read_text()).values() for t, _ in s["changes"])
-        proc = subprocess.run(["sigrok-cli", "-I", "vcd", "-i", str(only_wires), "-O", "vcd"], capture_output=True,
-                              text=True, timeout=60)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        # sigrok's channels are the wires in declaration order, its times samples (1 GHz) from the first time.
-        text = "\n".join(l for l in proc.stdout.splitlines() if not l.startswith("META "))
-        sigrok_ids = re.findall(r"\$var wire 1 (\S+) ", text)
-        self.assertEqual(len(sigrok_ids), len(declared))
-        # Its channels have the leaf names only (several "State"): named by position here.
-        counter = iter(range(len(declared)))
-        text = re.sub(r"(\$var wire 1 \S+ )\S+", lambda m: f"{m.group(1)}ch{next(counter)}", text)
-        read = parse_vcd(text)
-        ours = {ident: path for path, ident in self.wire_paths(only_wires).items()}
-        return {ours[ident]: [(t + first, v) for t, v in read[f"ch{i}"]["changes"]]
-                for i, ident in enumerate(declared)}
-
-    def wire_paths(self, vcd):
-        """path -> identifier of our VCD's wires."""
-        paths, scope = {}, []
-        for line in vcd.read_text().splitlines():
-            words = line.split()
-            if words[:2] == ["$scope", "module"]:
-                scope.append(words[2])
-            elif words[:1] == ["$upscope"]:
-                scope.pop()
-            elif words[:2] == ["$var", "wire"]:
-                paths[".".join(scope[1:] + [words[4]])] = words[3]
-            elif words[:1] == ["$enddefinitions"]:
-                break
-        return paths
+        self.assertNotRegex(logic.read_text(), r"\$var (?!wire 1 )")
+        self.assertEqual(list(wire_paths(logic.read_text())), list(wire_paths(vcd.read_text())))
+        return logic
 
     def check(self, vcd, doc):
         """Every signal against the JSON; returns the expected signals."""
         expected = expected_from_json(doc)
         self.assertTrue(expected)
         codes = self.codes(vcd)
-        read = self.through_gtkwave(vcd)
+        read, messages = through_gtkwave(vcd)
+        self.assertNotRegex(messages, r"(?i)error|warning|malformed")
         # Same signals, nothing more and nothing less.
         self.assertEqual(sorted(read), sorted(expected))
         for path, (kind, want) in expected.items():
@@ -260,7 +168,7 @@ class Vcd(CliTestCase):
                     self.assertAlmostEqual(g, w, places=9, msg=path)
             else:
                 self.assertEqual(got, want, path)
-        by_sigrok = self.through_sigrok(vcd, self.conv_args)
+        by_sigrok = through_sigrok(self.logic_only(vcd))
         levels = {p: w for p, (k, w) in expected.items() if k == "level"}
         self.assertEqual(sorted(by_sigrok), sorted(levels))
         for path, want in levels.items():
