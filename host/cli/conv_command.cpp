@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/conversion.hpp"
@@ -30,13 +31,20 @@ std::string temp_trace_path() {
   return path;
 }
 
-// The VCD's translate filter, FILE.filter; none for a VCD on stdout.
-std::string vcd_filter_path(const std::string& vcd) { return vcd.empty() || vcd == "-" ? "" : vcd + ".filter"; }
+// A VCD written to stdout, a FIFO or a device (/dev/null): no .filter next
+// to it, and the spool in $TMPDIR.
+bool vcd_is_special(const std::string& vcd) {
+  struct stat st{};
+  return vcd == "-" || (::stat(vcd.c_str(), &st) == 0 && !S_ISREG(st.st_mode));
+}
+
+// The VCD's translate filter, FILE.filter.
+std::string vcd_filter_path(const std::string& vcd) { return vcd.empty() || vcd_is_special(vcd) ? "" : vcd + ".filter"; }
 
 // The VCD writer's spool goes beside the VCD (a big trace then needs room
-// where its VCD goes, not in /tmp); for stdout, in $TMPDIR.
+// where its VCD goes, not in /tmp).
 std::string spool_dir(const std::string& vcd) {
-  if (vcd == "-" || vcd.empty()) {
+  if (vcd.empty() || vcd_is_special(vcd)) {
     const char* dir = std::getenv("TMPDIR");
     return dir != nullptr ? dir : "/tmp";
   }

@@ -232,6 +232,11 @@ class Vcd(CliTestCase):
         self.assertExit(both, 2)
         self.assertIn("only one of -o -, --json - and --vcd - can write to stdout", both.stderr)
 
+    def test_dev_null_gets_no_filter_file(self):
+        proc = run(["conv", "--mode", "bare-metal", str(REFERENCE_TRACE), "--vcd", "/dev/null"])
+        self.assertExit(proc, 0)
+        self.assertFalse(Path("/dev/null.filter").exists())
+
     def test_a_bad_vcd_path_fails_like_json_and_keeps_the_other_outputs(self):
         old = b"the user's own file: must survive\n"
         out = self.tmp / "out.pftrace"
