@@ -88,7 +88,20 @@ VcdWriter::Track& VcdWriter::track_of(const TrackInfo& info) {
 void VcdWriter::describe_track(const TrackInfo& track) { track_of(track).info = track; }
 
 std::uint32_t VcdWriter::code(NameId name, std::string_view literal) {
-  const std::string_view text = name == kLiteralName ? literal : names_.get(name);
+  if (name != kLiteralName && name < code_by_name_.size() && code_by_name_[name] != 0) {
+    return code_by_name_[name];  // the common case: no hashing
+  }
+  const std::uint32_t c = new_code(name == kLiteralName ? literal : names_.get(name));
+  if (name != kLiteralName) {
+    if (code_by_name_.size() <= name) {
+      code_by_name_.resize(std::size_t{name} + 1, 0);
+    }
+    code_by_name_[name] = c;
+  }
+  return c;
+}
+
+std::uint32_t VcdWriter::new_code(std::string_view text) {
   if (const auto it = codes_.find(std::string{text}); it != codes_.end()) {
     return it->second;
   }

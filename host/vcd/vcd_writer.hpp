@@ -90,6 +90,7 @@ class VcdWriter final : public TimelineSink {
 
   Track& track_of(const TrackInfo& info);
   std::uint32_t code(NameId name, std::string_view literal);
+  std::uint32_t new_code(std::string_view text);
   std::uint64_t time(std::uint64_t ts_ns);
   void spool(std::uint64_t ts, const Track& track, Slot slot, Kind kind, std::uint64_t bits);
   void write_header(std::vector<std::string>& ids, std::vector<Kind>& kinds);
@@ -101,6 +102,7 @@ class VcdWriter final : public TimelineSink {
   std::vector<Track> tracks_;  // by TrackId - 1
   std::unordered_map<std::string, std::uint32_t> codes_;
   std::vector<std::string> code_names_;  // by code - 1
+  std::vector<std::uint32_t> code_by_name_;  // by NameId: its code, 0 until met
   std::uint64_t last_ts_ = 0;
   std::uint64_t clamped_ = 0;
   std::uint64_t records_ = 0;
