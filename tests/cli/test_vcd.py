@@ -232,10 +232,18 @@ class Vcd(CliTestCase):
         self.assertExit(both, 2)
         self.assertIn("only one of -o -, --json - and --vcd - can write to stdout", both.stderr)
 
-    def test_dev_null_gets_no_filter_file(self):
+    def test_devices_get_no_filter_file_and_a_failed_write_is_exit_4(self):
         proc = run(["conv", "--mode", "bare-metal", str(REFERENCE_TRACE), "--vcd", "/dev/null"])
         self.assertExit(proc, 0)
         self.assertFalse(Path("/dev/null.filter").exists())
+        if Path("/dev/full").exists():
+            old = b"the user's own file: must survive\n"
+            out = self.tmp / "out.json"
+            out.write_bytes(old)
+            proc = run(["conv", "--mode", "bare-metal", str(REFERENCE_TRACE), "--json", str(out), "--vcd", "/dev/full"])
+            self.assertExit(proc, 4)
+            self.assertIn("/dev/full: write failed", proc.stderr)
+            self.assertEqual(out.read_bytes(), old)
 
     def test_a_bad_vcd_path_fails_like_json_and_keeps_the_other_outputs(self):
         old = b"the user's own file: must survive\n"
