@@ -70,6 +70,7 @@ VcdWriter::VcdWriter(BufferedOutput& out, const NameTable& names, const std::str
     ::close(fd);
     throw std::runtime_error(out_.name() + ": cannot open the VCD spool file");
   }
+  std::setvbuf(spool_, nullptr, _IOFBF, std::size_t{1} << 20);  // records go out in big writes
 }
 
 VcdWriter::~VcdWriter() {
