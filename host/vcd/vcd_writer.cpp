@@ -128,7 +128,12 @@ std::uint64_t VcdWriter::time(std::uint64_t ts_ns) {
 }
 
 void VcdWriter::spool(std::uint64_t ts, const Track& track, Slot slot, Kind kind, std::uint64_t bits) {
-  const Record r{ts, static_cast<std::uint32_t>((track.info.id - 1) * kSlots + slot), kind, bits};
+  Record r;
+  std::memset(&r, 0, sizeof r);  // the padding too: no uninitialised bytes in the file
+  r.ts = ts;
+  r.bits = bits;
+  r.signal = static_cast<std::uint32_t>((track.info.id - 1) * kSlots + slot);
+  r.kind = kind;
   std::fwrite(&r, sizeof r, 1, spool_);
   ++records_;
 }

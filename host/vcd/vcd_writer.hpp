@@ -79,14 +79,12 @@ class VcdWriter final : public TimelineSink {
     bool instants = false, instant_names = false;
     bool ints = false, reals = false;
   };
-#pragma pack(push, 1)
-  struct Record {
+  struct Record {  // 24 bytes, aligned (the spool is read back into an array of them)
     std::uint64_t ts;
+    std::uint64_t bits;  // the int64, or the double's bits
     std::uint32_t signal;
     Kind kind;
-    std::uint64_t bits;  // the int64, or the double's bits
   };
-#pragma pack(pop)
 
   Track& track_of(const TrackInfo& info);
   std::uint32_t code(NameId name, std::string_view literal);
