@@ -121,17 +121,20 @@ class Vcd(CliTestCase):
         return vcd, json.loads(js.read_text())
 
     def codes(self, vcd):
-        """The .filter file: decimal code -> name."""
-        names = {}
+        """The .filter file: code -> name (each code once in decimal, once in
+        8-digit hex as GTKWave shows a 32-bit value)."""
+        decimal, hexadecimal = {}, {}
         for line in Path(f"{vcd}.filter").read_text().splitlines():
             if line.startswith("#"):
                 continue
             code, _, name = line.partition(" ")
-            if len(code) != 8:
-                names[int(code)] = name
+            if len(code) == 8:
+                hexadecimal[int(code, 16)] = name
             else:
-                self.assertEqual(names.get(int(code, 16), name), name, "hex and decimal lines agree")
-        return names
+                decimal[int(code)] = name
+        self.assertEqual(decimal, hexadecimal)
+        self.assertEqual(sorted(decimal), list(range(1, len(decimal) + 1)))
+        return decimal
 
     def logic_only(self, vcd):
         """The same conversion with --vcd-logic."""
