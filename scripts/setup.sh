@@ -24,6 +24,8 @@ packages=(
   qemu-system-arm bsdextrautils
   # `tband report`'s page is rendered in headless Chromium by the CLI tests (about 20 s to install)
   chromium
+  # `tband conv --vcd`'s output is read back by sigrok-cli (libsigrok) and GTKWave's vcd2fst/fst2vcd in the CLI tests
+  sigrok-cli gtkwave
 )
 
 missing=()

@@ -10,6 +10,7 @@
 #include "import/interpret_item.hpp"
 #include "json/json_writer.hpp"
 #include "perfetto/perfetto_writer.hpp"
+#include "vcd/vcd_writer.hpp"
 
 namespace tband {
 
@@ -112,6 +113,13 @@ ConversionResult convert(const ConversionOptions& options) {
     json.emplace(*json_out, names);
     timeline.add_sink(*json);
   }
+  std::optional<BufferedOutput> vcd_out;
+  std::optional<VcdWriter> vcd;
+  if (options.vcd.file != nullptr) {
+    vcd_out.emplace(options.vcd.file, options.vcd.name);
+    vcd.emplace(*vcd_out, names, options.vcd_spool_dir, options.vcd_logic_only);
+    timeline.add_sink(*vcd);
+  }
 
   TraceInterpreter interpreter{timeline, result.diagnostics, options.interpreter};
   ItemCounts counts;
@@ -164,7 +172,13 @@ ConversionResult convert(const ConversionOptions& options) {
   if (json) {
     json->finish();
   }
-  for (auto* out : {perfetto_out ? &*perfetto_out : nullptr, json_out ? &*json_out : nullptr}) {
+  if (vcd) {
+    vcd->finish();
+    result.vcd_translate_filter = vcd->translate_filter();
+    result.vcd_clamped = vcd->clamped();
+  }
+  for (auto* out : {perfetto_out ? &*perfetto_out : nullptr, json_out ? &*json_out : nullptr,
+                    vcd_out ? &*vcd_out : nullptr}) {
     if (out != nullptr) {
       out->flush();
       if (out->failed()) {
@@ -174,6 +188,7 @@ ConversionResult convert(const ConversionOptions& options) {
   }
   result.perfetto_bytes = perfetto_out ? perfetto_out->bytes_written() : 0;
   result.json_bytes = json_out ? json_out->bytes_written() : 0;
+  result.vcd_bytes = vcd_out ? vcd_out->bytes_written() : 0;
   return result;
 }
 

@@ -44,6 +44,11 @@ struct ConversionOptions {
   InterpreterOptions interpreter;
   OutputTarget perfetto;
   OutputTarget json;
+  OutputTarget vcd;
+  /// Where the VCD writer spools value changes until the end (the VCD's folder).
+  std::string vcd_spool_dir = ".";
+  /// Only the VCD's 1-bit signals (VcdWriter's logic_only).
+  bool vcd_logic_only = false;
   /// Decodes the events the binary was not compiled with (may be null).
   SchemaSet* schemas = nullptr;
   /// Called now and then with (bytes read, total bytes if known); from the
@@ -60,6 +65,9 @@ struct ConversionResult {
   std::uint64_t input_bytes = 0;    // bytes read from the inputs
   std::uint64_t perfetto_bytes = 0;
   std::uint64_t json_bytes = 0;
+  std::uint64_t vcd_bytes = 0;
+  std::string vcd_translate_filter;  // GTKWave translate filter for the VCD's *_name codes
+  std::uint64_t vcd_clamped = 0;     // VCD value changes moved forward to keep time from going back
   std::uint64_t tracks = 0;
   std::uint64_t interned_names = 0;  // bounded, see NameTable::intern_bounded
   std::uint64_t first_ts_ns = 0;     // the trace's time span

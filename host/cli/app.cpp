@@ -25,6 +25,7 @@ constexpr const char* kExamples = R"(
 Examples:
   tband conv trace.bin -o trace.pftrace           convert, then open the file in ui.perfetto.dev
   tband conv --mode bare-metal uart.log --json t.json
+  tband conv trace.bin --vcd t.vcd                 signals for GTKWave/PulseView (and t.vcd.filter)
   tband conv -c 2 core0.bin@0 core1.bin@1 --serve  per-core files; serve the result to ui.perfetto.dev
   cat trace.hex | tband conv --format hex - -o t.pftrace
   tband conv --strict trace.bin                    CI check: exit 1 on any warning
@@ -88,6 +89,14 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   conv_cmd->add_option("-o,--output", conv.output, "Write the Perfetto trace here (- for stdout)");
   conv_cmd->add_option("--json", conv.json, "Write Chrome trace-event JSON here (- for stdout)");
+  conv_cmd->add_option("--vcd", conv.vcd,
+                       "Write a Value Change Dump for waveform viewers here (- for stdout), and the names of its "
+                       "*_name codes as a GTKWave translate filter next to it (FILE.filter)");
+  conv_cmd
+      ->add_flag("--vcd-logic", conv.vcd_logic,
+                 "Only the VCD's 1-bit signals: for PulseView and sigrok (libsigrok 0.5), whose VCD input stops "
+                 "at the first multi-bit value")
+      ->needs(conv_cmd->get_option("--vcd"));
   conv_cmd->add_flag("--open", conv.open, "Serve the trace and open it in ui.perfetto.dev in a browser");
   conv_cmd->add_flag("--serve", conv.serve, "Serve the trace to ui.perfetto.dev and print the link");
   conv_cmd->add_option("--port", conv.port, "Port for --serve/--open")->check(kPortRange)->capture_default_str();

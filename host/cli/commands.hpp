@@ -35,6 +35,8 @@ struct ConvOptions {
   std::uint32_t core_count = 1;
   std::string output;
   std::string json;
+  std::string vcd;  // --vcd: Value Change Dump, and its translate filter at <vcd>.filter
+  bool vcd_logic = false;  // --vcd-logic: its 1-bit signals only
   bool open = false;
   bool serve = false;
   int port = 9001;  // kPerfettoPort (serve/trace_server.hpp)

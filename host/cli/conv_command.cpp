@@ -1,10 +1,11 @@
-// tband conv: inputs -> Perfetto and/or JSON, a summary and the diagnostics
+// tband conv: inputs -> Perfetto, JSON and/or VCD, a summary and the diagnostics
 // on stderr, then optionally serve the result to ui.perfetto.dev.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/conversion.hpp"
@@ -28,6 +29,27 @@ std::string temp_trace_path() {
   }
   ::close(fd);
   return path;
+}
+
+// A VCD written to stdout, a FIFO or a device (/dev/null): no .filter next
+// to it, and the spool in $TMPDIR.
+bool vcd_is_special(const std::string& vcd) {
+  struct stat st{};
+  return vcd == "-" || (::stat(vcd.c_str(), &st) == 0 && !S_ISREG(st.st_mode));
+}
+
+// The VCD's translate filter, FILE.filter.
+std::string vcd_filter_path(const std::string& vcd) { return vcd.empty() || vcd_is_special(vcd) ? "" : vcd + ".filter"; }
+
+// The VCD writer's spool goes beside the VCD (a big trace then needs room
+// where its VCD goes, not in /tmp).
+std::string spool_dir(const std::string& vcd) {
+  if (vcd.empty() || vcd_is_special(vcd)) {
+    const char* dir = std::getenv("TMPDIR");
+    return dir != nullptr ? dir : "/tmp";
+  }
+  const std::size_t slash = vcd.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : vcd.substr(0, slash);
 }
 
 std::string per_event(std::uint64_t bytes, std::uint64_t events) {
@@ -68,13 +90,20 @@ void print_summary(const ConvOptions& options, const GlobalOptions& global, cons
   if (!options.json.empty() && options.json != "-") {
     std::cerr << "; " << options.json << ": " << result.json_bytes << " bytes";
   }
+  if (!options.vcd.empty() && options.vcd != "-") {
+    std::cerr << "; " << options.vcd << ": " << result.vcd_bytes << " bytes";
+  }
   std::cerr << "\n" << result.diagnostics.summary();
   for (const std::string& conflict : schemas.conflicts()) {
     std::cerr << "tband conv: warning: " << conflict << "\n";
   }
-  if (perfetto_path.empty() && options.json.empty()) {
-    std::cerr << "tband conv: checked only, nothing written: add -o FILE.pftrace (Perfetto), --json FILE.json "
-                 "or --serve\n";
+  if (result.vcd_clamped != 0) {
+    std::cerr << "tband conv: note: " << result.vcd_clamped
+              << " VCD value change(s) earlier than the one before were written at the later time\n";
+  }
+  if (perfetto_path.empty() && options.json.empty() && options.vcd.empty()) {
+    std::cerr << "tband conv: checked only, nothing written: add -o FILE.pftrace (Perfetto), --json FILE.json, "
+                 "--vcd FILE.vcd or --serve\n";
   }
 }
 
@@ -91,8 +120,8 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     conversion.interpreter.core_count = options.core_count;
     conversion.threads = parse_threads(options.threads);
     check_inputs(conversion.inputs, options.core_count);
-    if (options.output == "-" && options.json == "-") {
-      throw UsageError("-o - and --json - cannot both write to stdout");
+    if ((options.output == "-") + (options.json == "-") + (options.vcd == "-") > 1) {
+      throw UsageError("only one of -o -, --json - and --vcd - can write to stdout");
     }
     if ((options.serve || options.open) && options.output == "-") {
       throw UsageError("--serve/--open need a file, not -o -");
@@ -133,19 +162,32 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     for (const InputSpec& in : conversion.inputs) {
       input_paths.push_back(in.path);
     }
-    check_output_paths(input_paths, {perfetto_path, options.json});
+    const std::string filter_path = vcd_filter_path(options.vcd);
+    check_output_paths(input_paths, {perfetto_path, options.json, options.vcd, filter_path});
     OutputFile perfetto_file{perfetto_path};
     OutputFile json_file{options.json};
+    OutputFile vcd_file{options.vcd};
+    OutputFile filter_file{filter_path};
     conversion.perfetto = {perfetto_file.file(), perfetto_file.display_name()};
     conversion.json = {json_file.file(), json_file.display_name()};
+    conversion.vcd = {vcd_file.file(), vcd_file.display_name()};
+    conversion.vcd_spool_dir = spool_dir(options.vcd);
+    conversion.vcd_logic_only = options.vcd_logic;
     ProgressBar progress{!options.no_progress && !global.quiet};
     if (progress.enabled()) {
       conversion.progress = [&](std::uint64_t done, std::optional<std::uint64_t> total) { progress.update(done, total); };
     }
     result = convert(conversion);
     progress.clear();
+    if (filter_file.file() != nullptr &&
+        std::fwrite(result.vcd_translate_filter.data(), 1, result.vcd_translate_filter.size(), filter_file.file()) !=
+            result.vcd_translate_filter.size()) {
+      throw OutputWriteError(filter_file.display_name() + ": write failed");
+    }
     perfetto_file.commit();
     json_file.commit();
+    vcd_file.commit();
+    filter_file.commit();
   } catch (const OutputPathError& e) {
     std::cerr << "tband conv: error: " << e.what() << "\n";
     return kExitUsage;

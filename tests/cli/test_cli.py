@@ -542,7 +542,8 @@ class Misc(CliTestCase):
         trace = self.trace("baremetal")
         proc = run(["conv", str(trace)])
         self.assertExit(proc, 0)  # a check of the trace, as --strict in CI uses it
-        self.assertIn("checked only, nothing written: add -o FILE.pftrace (Perfetto), --json FILE.json or --serve",
+        self.assertIn("checked only, nothing written: add -o FILE.pftrace (Perfetto), --json FILE.json, --vcd FILE.vcd "
+                      "or --serve",
                       proc.stderr)
         written = run(["conv", str(trace), "-o", str(self.tmp / "t.pftrace")])
         self.assertNotIn("nothing written", written.stderr)

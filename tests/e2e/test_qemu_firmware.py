@@ -4,6 +4,7 @@ what the firmware did (examples/firmware/app/main.c, examples/workload)."""
 
 from __future__ import annotations
 
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -12,6 +13,8 @@ from pathlib import Path
 
 from . import qemu
 from .support import path_from_env, require_qemu_and_firmware
+from tests.cli.vcd_read import steps, through_gtkwave, through_sigrok
+
 from .trace_checks import convert, dump, events_inside, isr_intervals, nearest_rank, span_problems, stats
 
 # From the firmware (examples/firmware/app/main.c and examples/workload).
@@ -104,15 +107,32 @@ class QemuFirmwareTest(unittest.TestCase):
         self.assertGreater(len(counts), 0)
         self.assertEqual(set(counts), {0})
 
-        summary = convert(self.cli, self.out / "uart.pftrace", str(serial))
+        summary = convert(self.cli, self.out / "uart.pftrace", str(serial), extra=("--vcd", str(self.out / "uart.vcd")))
         self.assertIn("0 dropped on the target", summary)
         self.assertGreater((self.out / "uart.pftrace").stat().st_size, 1000)
+        self.assert_vcd_isr_edges(serial, {"tick_1kHz": ticks, "adc_ready": adc})
 
         self.assert_stats_match_the_firmware(trace, serial, ticks, adc)
         self.assert_check_passes(serial)
         # No second run compared to the byte: even with -icount, on a busy
         # machine QEMU delivered a few interrupts at other instructions (CI's
         # ASan build), so the timestamps differed between runs.
+
+    def assert_vcd_isr_edges(self, serial: Path, isrs: dict) -> None:
+        """conv --vcd: each ISR's signal rises at every entry and falls at every
+        exit, to the nanosecond, as GTKWave (vcd2fst, fst2vcd) reads the VCD
+        and as sigrok reads --vcd-logic's."""
+        if not all(shutil.which(t) for t in ("vcd2fst", "fst2vcd", "sigrok-cli")):
+            self.skipTest("needs gtkwave and sigrok-cli (scripts/setup.sh)")
+        read, messages = through_gtkwave(self.out / "uart.vcd")
+        self.assertNotRegex(messages, r"(?i)error|warning|malformed")
+        logic = self.out / "uart.logic.vcd"
+        convert(self.cli, self.out / "unused.pftrace", str(serial), extra=("--vcd", str(logic), "--vcd-logic"))
+        by_sigrok = through_sigrok(logic)
+        for name, intervals in isrs.items():
+            edges = [(t * NS_PER_TICK, v) for enter, leave in intervals for t, v in ((enter, 1), (leave, 0))]
+            self.assertEqual(steps(read[f"Core_0.{name}"]["changes"], low_start=False), edges, name)
+            self.assertEqual(steps(by_sigrok[f"Core_0.{name}"], low_start=False), edges, f"{name} as sigrok reads it")
 
     def assert_stats_match_the_firmware(self, trace, serial: Path, ticks, adc) -> None:
         """`tband stats` against what the firmware did and what the events say."""

@@ -27,9 +27,10 @@ LAYERS: dict[str, set[str]] = {
     "import": {"common", "decode", "schema", "input", "trace"},
     "perfetto": {"common", "decode", "trace"},
     "json": {"common", "decode", "trace"},
+    "vcd": {"common", "decode", "trace"},
     "report": {"common", "stats", "trace"},
     # The use cases (convert, dump, analyse), then the programs.
-    "app": {"common", "decode", "schema", "input", "trace", "import", "perfetto", "json", "stats"},
+    "app": {"common", "decode", "schema", "input", "trace", "import", "perfetto", "json", "vcd", "stats"},
     "record": {"common", "decode", "schema", "input", "trace", "import"},
     "serve": {"common"},
     "cli": {"common", "decode", "schema", "input", "trace", "stats", "report", "app", "record", "serve"},
