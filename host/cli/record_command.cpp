@@ -221,7 +221,7 @@ void RecordCommand::add_to(CLI::App& app) {
                    "size (of trace bytes, before --compress), e.g. 64M")
       ->type_name("SIZE");
   cmd_->add_flag("--compress", options_.compress,
-                 "Write zstd (level 1) in independent frames, ended every 1 MiB or 1 s: a killed recording "
+                 "Write zstd (fast, level 1) in independent frames, ended every 1 MiB or 1 s: a killed recording "
                  "keeps all but its last second; .zst is added to the file name unless given");
   cmd_->add_option("--duration", options_.duration, "Stop after this long, e.g. 30s")->type_name("TIME");
   cmd_->add_option("--max-bytes", options_.max_bytes, "Stop after this many bytes (all sources), e.g. 10M")

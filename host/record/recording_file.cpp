@@ -19,6 +19,8 @@ struct RecordingFile::Compressor {
       throw std::bad_alloc();
     }
     ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, kZstdLevel);
+    ZSTD_CCtx_setParameter(ctx, ZSTD_c_strategy, ZSTD_dfast);
+    ZSTD_CCtx_setParameter(ctx, ZSTD_c_minMatch, kZstdMinMatch);
     ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, 1);  // each frame checked when read
   }
   ~Compressor() { ZSTD_freeCCtx(ctx); }

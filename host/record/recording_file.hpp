@@ -32,9 +32,11 @@ class RecordingFile {
   /// Names the recording; rotate_bytes 0: one file however long. Nothing is
   /// created (or truncated) until start(): a source that never connects
   /// leaves an existing file as it was.
-  /// zstd level of compressed recordings: the fastest regular level (about
-  /// 3.5x smaller at over 300 MB/s on the 10 M-event mix, bench/RESULTS.md).
+  /// zstd level of compressed recordings: level 1 (the fastest regular one),
+  /// with the double-fast strategy and 4-byte matches, which suit the short
+  /// frames of a trace: level 3's ratio at level 1's speed (bench/RESULTS.md).
   static constexpr int kZstdLevel = 1;
+  static constexpr int kZstdMinMatch = 4;
   static constexpr std::size_t kFrameBytes = std::size_t{1} << 20;
   static constexpr std::chrono::milliseconds kFrameInterval{1000};
   using Clock = std::chrono::steady_clock;
