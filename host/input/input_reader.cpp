@@ -167,8 +167,11 @@ const InputFormat& InputReader::detect_format() {
     return *found;
   }
   const bool more = raw_len_ == raw_.size();  // a full first chunk: the input goes on
-  // A compressed file is searched on as a pipe is (it cannot be read at an offset).
-  if (more && (size_ && !decompressor_ ? file_holds_block() : pipe_delivers_block())) {
+  const bool found_block = !more                  ? false
+                           : !size_             ? pipe_delivers_block()
+                           : decompressor_ ? compressed_file_holds_block()
+                                                : file_holds_block();
+  if (found_block) {
     return *find_input_format("postmortem");
   }
   detection_note_ = "binary but mostly not COBS frames, and no post-mortem block in it: read as raw trace bytes "
@@ -200,6 +203,47 @@ bool InputReader::file_holds_block() const {
     if (got < window.size()) {
       break;
     }
+  }
+  return false;
+}
+
+// The same search in a compressed file: decompressed once more from its
+// start through a window of its own (memory stays flat), leaving the
+// reading decompressor alone. Bad data ends the search; reading reports it.
+bool InputReader::compressed_file_holds_block() const {
+  constexpr std::size_t kStep = std::size_t{1} << 20;
+  constexpr std::size_t kOverlap = postmortem::kHeaderCheckBytes;  // a multiple of 4: windows stay aligned
+  static_assert(kOverlap % 4 == 0);
+  const std::unique_ptr<StreamDecompressor> search = StreamDecompressor::make(compression_);
+  std::vector<std::uint8_t> packed(kChunkSize);
+  std::vector<std::uint8_t> window(kStep + kOverlap);
+  std::uint64_t file_at = 0;
+  std::size_t filled = 0;
+  bool end = false;
+  try {
+    while (!end) {
+      const std::size_t n = search->take({window.data() + filled, window.size() - filled});
+      filled += n;
+      if (n == 0) {
+        ssize_t got = 0;
+        do {
+          got = ::pread(fd_, packed.data(), packed.size(), static_cast<off_t>(file_at));
+        } while (got < 0 && errno == EINTR);
+        end = got <= 0;
+        file_at += got > 0 ? static_cast<std::uint64_t>(got) : 0;
+        search->give({packed.data(), got > 0 ? static_cast<std::size_t>(got) : 0});
+      }
+      if (filled == window.size() || (end && filled != 0)) {
+        if (postmortem::find_block_header({window.data(), filled})) {
+          return true;
+        }
+        const std::size_t keep = std::min(filled, kOverlap);
+        std::memmove(window.data(), window.data() + filled - keep, keep);
+        filled = keep;
+      }
+    }
+  } catch (const DecompressError&) {
+    return false;
   }
   return false;
 }

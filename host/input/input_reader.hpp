@@ -69,6 +69,7 @@ class InputReader {
   void sniff_compression_of_head();
   const InputFormat& detect_format();
   bool file_holds_block() const;
+  bool compressed_file_holds_block() const;
   bool pipe_delivers_block();
   [[noreturn]] void fail(const std::string& what) const;
 

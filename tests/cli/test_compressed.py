@@ -15,7 +15,8 @@ import unittest
 from pathlib import Path
 
 from .recording import Recording, TraceServer, file_size, wait_for
-from .support import TempDir, make_trace, run
+from .support import TBAND, TempDir, make_trace, run
+from .test_robust_inputs import postmortem_block, ram_image
 
 EXIT_INPUT = 3  # an input that cannot be read (tband --help)
 
@@ -134,6 +135,30 @@ class CompressedInputs(CompressedTestCase):
         result, _ = self.conv(self.write("cut.gz", gz[:len(gz) // 2]))
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("the gzip member that starts at byte 0 is incomplete", result.stderr)
+
+    def test_a_post_mortem_block_past_the_first_mib_of_a_compressed_dump(self) -> None:
+        # --format auto searches the decompressed dump (in windows of 1 MiB) for the block.
+        dump = self.write("ram.bin", ram_image((1 << 20) + 4096, 5) + postmortem_block(self.raw) + ram_image(4096, 6))
+        packed = self.write("ram.img", zstd_frame(dump.read_bytes()))
+        auto = run(["dump", str(packed)])
+        explicit = run(["dump", "--format", "postmortem", str(dump)])
+        self.assertEqual(auto.returncode, 0, auto.stderr)
+        self.assertEqual(explicit.returncode, 0, explicit.stderr)
+        self.assertEqual(auto.stdout, explicit.stdout)
+        self.assertIn(b"isr_enter", auto.stdout)
+
+    def test_memory_stays_flat(self) -> None:
+        # 300 MiB of zeros in 10 KB of zstd: not COBS frames, so --format auto looks
+        # through all of it for a post-mortem block, decompressing it once more from
+        # the file rather than holding it (as it would a pipe's, up to 256 MiB).
+        zeros = self.tmp / "zeros.zst"
+        subprocess.run(f"head -c {300 << 20} /dev/zero | zstd -q -c > {zeros}", shell=True, check=True)
+        timed = subprocess.run(["/usr/bin/time", "-f", "%M", TBAND, "dump", "--stats", str(zeros)],
+                               capture_output=True, text=True, check=False)
+        self.assertEqual(timed.returncode, EXIT_INPUT, timed.stderr)  # zeros hold no event
+        self.assertIn("no valid events in the input", timed.stderr)
+        peak_mb = int(timed.stderr.strip().splitlines()[-1]) / 1024
+        self.assertLess(peak_mb, 200, "peak RSS (MB) reading 300 MiB of compressed zeros")
 
     def test_garbage_behind_a_good_magic_is_an_input_error(self) -> None:
         missing = run(["conv", str(self.tmp / "missing.zst"), "-o", str(self.tmp / "x.pftrace")])
