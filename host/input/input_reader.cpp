@@ -167,10 +167,10 @@ const InputFormat& InputReader::detect_format() {
     return *found;
   }
   const bool more = raw_len_ == raw_.size();  // a full first chunk: the input goes on
-  const bool found_block = !more                  ? false
-                           : !size_             ? pipe_delivers_block()
-                           : decompressor_ ? compressed_file_holds_block()
-                                                : file_holds_block();
+  bool found_block = false;
+  if (more) {
+    found_block = !size_ ? pipe_delivers_block() : decompressor_ ? compressed_file_holds_block() : file_holds_block();
+  }
   if (found_block) {
     return *find_input_format("postmortem");
   }
