@@ -126,12 +126,17 @@ void RecordingFile::write_all(const std::uint8_t* data, std::size_t size) {
   at_boundary_ = data[size - 1] == 0;
   part_bytes_ += size;
   total_bytes_ += size;
-  if (zstd_) {
+  while (zstd_ && size != 0) {  // frames of at most kFrameBytes
     if (zstd_->frame_bytes == 0) {
       zstd_->frame_start = Clock::now();
     }
-    zstd_->frame_bytes += size;
-    compress(data, size, zstd_->frame_bytes >= kFrameBytes);
+    const std::size_t take = std::min<std::size_t>(size, kFrameBytes - zstd_->frame_bytes);
+    zstd_->frame_bytes += take;
+    compress(data, take, zstd_->frame_bytes == kFrameBytes);
+    data += take;
+    size -= take;
+  }
+  if (zstd_) {
     return;
   }
   write_out(data, size);
