@@ -18,6 +18,8 @@ packages=(
   protobuf-compiler libprotobuf-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   # rules files of `tband check` (YAML with line and column marks)
   libyaml-dev
+  # compressed traces: zstd and gzip inputs, `tband record --compress`; the zstd command checks them in tests
+  libzstd-dev zlib1g-dev zstd
   # CLI benchmark: babeltrace2 decodes the same events as CTF; GNU time for peak RSS
   babeltrace2 time
   # the demo firmware and its end-to-end tests run under QEMU; `column` formats the demo's table

@@ -148,6 +148,13 @@ ConversionResult convert(const ConversionOptions& options) {
       }
     });
   }
+  for (const auto& s : streams) {
+    if (const std::string& cut = s->reader().truncation(); !cut.empty()) {
+      // A compressed input cut short: a truncated end, as a raw capture cut mid-frame is.
+      const EventOrigin origin{TraceInterpreter::kMaxCores, &input_names[s->index()], nullptr, false, 0};
+      interpreter.on_decode_error(DecodeError{DecodeErrorKind::kTruncatedFrame}, cut, origin);
+    }
+  }
   finish_interpretation(interpreter, options.schemas);
   result.decode_errors = counts.decode_errors;
   result.unknown_frames = counts.unknown_frames;

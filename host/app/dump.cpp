@@ -198,6 +198,9 @@ DumpInputResult InputDumper::run(nlohmann::json* stats_json) {
     event_line(item);
   });
   result.input_bytes = stream.reader().raw_bytes_read();
+  if (!stream.reader().truncation().empty()) {
+    result.problems.push_back(stream.reader().truncation());
+  }
   if (schemas != nullptr) {
     if (schemas->identity_problem()) {
       result.problems.push_back(*schemas->identity_problem());

@@ -28,6 +28,7 @@ Examples:
   tband conv trace.bin --vcd t.vcd                 signals for GTKWave/PulseView (and t.vcd.filter)
   tband conv -c 2 core0.bin@0 core1.bin@1 --serve  per-core files; serve the result to ui.perfetto.dev
   cat trace.hex | tband conv --format hex - -o t.pftrace
+  tband conv trace.bin.zst -o trace.pftrace       zstd or gzip: decompressed as it is read
   tband conv --strict trace.bin                    CI check: exit 1 on any warning
   tband conv --strict --allow truncated_end t.bin  ... except a capture cut mid-frame
   tband conv --schema gen/descriptor/tband_schema.json app.bin -o app.pftrace
@@ -59,7 +60,7 @@ std::string format_help() {
   for (const InputFormat& f : input_formats()) {
     help += "\n  " + std::string{f.name} + ": " + std::string{f.description};
   }
-  return help;
+  return help + "\nzstd and gzip inputs (.zst, .gz, or any name) are decompressed first, found by their magic";
 }
 
 int run(int argc, char** argv) {

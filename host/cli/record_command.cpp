@@ -34,6 +34,7 @@ Examples:
   tband record serial:/dev/ttyUSB0,baud=921600 -o uart.bin --rotate 64M
   tband record tcp:localhost:9090@0 tcp:localhost:9091@1 -o trace.bin   trace.core0.bin, trace.core1.bin
   tband record tcp:localhost:19021 -o rtt.bin --reconnect --duration 60s
+  tband record tcp:localhost:9090 -o trace.bin --compress                trace.bin.zst
 
 It ends on Ctrl-C (SIGINT), SIGTERM, --duration, --max-bytes or when every source has
 ended; whatever arrived is on disk. See host/RECORDING.md for OpenOCD, J-Link and USB serial.
@@ -94,6 +95,23 @@ std::vector<std::string> output_paths(const std::vector<std::string>& given,
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const std::string tag = by_core ? "core" + std::to_string(*sources[i].core) : std::to_string(i);
     paths.push_back(base.substr(0, dot) + "." + tag + base.substr(dot));
+  }
+  return paths;
+}
+
+// --compress: the outputs end in .zst (added when not given), derived per
+// source and per part before it (trace.core0.bin.zst, trace.1.bin.zst).
+std::vector<std::string> compressed_output_paths(std::vector<std::string> given,
+                                                 const std::vector<record::SourceSpec>& sources) {
+  constexpr std::string_view kZst = ".zst";
+  for (std::string& path : given) {
+    if (path.size() > kZst.size() && path.ends_with(kZst)) {
+      path.resize(path.size() - kZst.size());
+    }
+  }
+  std::vector<std::string> paths = output_paths(given, sources);
+  for (std::string& path : paths) {
+    path += kZst;
   }
   return paths;
 }
@@ -200,8 +218,11 @@ void RecordCommand::add_to(CLI::App& app) {
       ->type_name("FILE");
   cmd_->add_option("--rotate", options_.rotate,
                    "Start a new file (trace.1.bin, trace.2.bin, ...) at the first frame boundary after this "
-                   "size, e.g. 64M")
+                   "size (of trace bytes, before --compress), e.g. 64M")
       ->type_name("SIZE");
+  cmd_->add_flag("--compress", options_.compress,
+                 "Write zstd (fast, level 1) in independent frames, ended every 1 MiB or 1 s: a killed recording "
+                 "keeps all but its last second; .zst is added to the file name unless given");
   cmd_->add_option("--duration", options_.duration, "Stop after this long, e.g. 30s")->type_name("TIME");
   cmd_->add_option("--max-bytes", options_.max_bytes, "Stop after this many bytes (all sources), e.g. 10M")
       ->type_name("SIZE");
@@ -236,7 +257,9 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
     for (const std::string& arg : o.sources) {
       recorder.sources.push_back(record::parse_source_spec(arg));
     }
-    recorder.outputs = output_paths(o.outputs, recorder.sources);
+    recorder.outputs =
+        o.compress ? compressed_output_paths(o.outputs, recorder.sources) : output_paths(o.outputs, recorder.sources);
+    recorder.compress = o.compress;
     check_sources(recorder.sources, recorder.outputs);
     std::vector<std::string> read;
     for (const record::SourceSpec& source : recorder.sources) {

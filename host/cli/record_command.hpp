@@ -19,6 +19,7 @@ struct RecordCmdOptions {
   std::vector<std::string> sources;
   std::vector<std::string> outputs;
   std::string rotate;
+  bool compress = false;
   std::string duration;
   std::string max_bytes;
   std::string connect_timeout = "10s";

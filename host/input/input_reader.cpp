@@ -32,9 +32,13 @@ InputReader::InputReader(const InputSpec& spec, std::string_view format) : spec_
     }
   }
   detected_ = format == "auto";
+  sniff_compression_of_head();
   raw_len_ = read_into(0, detected_);
   if (raw_len_ == 0) {
-    fail("empty input, no trace data");
+    fail(compression_ == Compression::kNone
+             ? std::string{"empty input, no trace data"}
+             : "empty input, no trace data in its " + std::string{compression_name(compression_)} + " data" +
+                   (truncation_.empty() ? "" : " (" + truncation_ + ")"));
   }
   first_pending_ = true;
   if (detected_) {
@@ -60,25 +64,92 @@ void InputReader::fail(const std::string& what) const { throw InputError(spec_.d
 
 std::size_t InputReader::read_raw() { return read_into(0, false); }
 
-std::size_t InputReader::read_into(std::size_t at, bool fill) {
-  std::size_t got = 0;
-  while (at + got < raw_.size()) {
-    const ssize_t n = ::read(fd_, raw_.data() + at + got, raw_.size() - at - got);
+std::size_t InputReader::read_fd(std::uint8_t* to, std::size_t size) {
+  for (;;) {
+    const ssize_t n = ::read(fd_, to, size);
     if (n < 0) {
       if (errno == EINTR) {
         continue;
       }
       fail(std::string{"read failed: "} + std::strerror(errno));
     }
+    raw_read_ += static_cast<std::size_t>(n);
+    return static_cast<std::size_t>(n);
+  }
+}
+
+// Reads the first 4 bytes (fewer at the end) and looks for a compressed
+// format's magic; they are handed out first, decompressed or as they are.
+void InputReader::sniff_compression_of_head() {
+  constexpr std::size_t kMagic = 4;
+  packed_.resize(kChunkSize);
+  while (packed_len_ < kMagic) {
+    const std::size_t n = read_fd(packed_.data() + packed_len_, kMagic - packed_len_);
     if (n == 0) {
       break;
     }
-    got += static_cast<std::size_t>(n);
+    packed_len_ += n;
+  }
+  compression_ = sniff_compression({packed_.data(), packed_len_});
+  if (compression_ == Compression::kNone) {
+    return;
+  }
+  decompressor_ = StreamDecompressor::make(compression_);
+  decompressor_->give({packed_.data(), packed_len_});
+}
+
+std::size_t InputReader::read_into(std::size_t at, bool fill) {
+  if (decompressor_) {
+    return decompress_into(at, fill);
+  }
+  std::size_t got = 0;
+  if (packed_len_ != 0) {  // the head read to sniff the compression: plain bytes
+    got = std::min(packed_len_, raw_.size() - at);
+    std::memcpy(raw_.data() + at, packed_.data(), got);
+    std::memmove(packed_.data(), packed_.data() + got, packed_len_ - got);
+    packed_len_ -= got;
+    if (!size_ && !fill) {
+      return got;
+    }
+  }
+  while (at + got < raw_.size()) {
+    const std::size_t n = read_fd(raw_.data() + at + got, raw_.size() - at - got);
+    if (n == 0) {
+      break;
+    }
+    got += n;
     if (!size_ && !fill) {
       break;  // a pipe: hand out what arrived instead of waiting for a full chunk
     }
   }
-  raw_read_ += got;
+  return got;
+}
+
+std::size_t InputReader::decompress_into(std::size_t at, bool fill) {
+  std::size_t got = 0;
+  while (at + got < raw_.size()) {
+    std::size_t n = 0;
+    try {
+      n = decompressor_->take({raw_.data() + at + got, raw_.size() - at - got});
+    } catch (const DecompressError& e) {
+      fail(e.what());
+    }
+    if (n != 0) {
+      got += n;
+      continue;
+    }
+    // Every compressed byte read is used: read more, unless a pipe should hand out what it has.
+    if (packed_end_ || (!size_ && !fill && got != 0)) {
+      break;
+    }
+    packed_len_ = read_fd(packed_.data(), packed_.size());
+    if (packed_len_ == 0) {
+      packed_end_ = true;
+      truncation_ = decompressor_->finish();
+      break;
+    }
+    decompressor_->give({packed_.data(), packed_len_});
+  }
   return got;
 }
 
@@ -96,7 +167,11 @@ const InputFormat& InputReader::detect_format() {
     return *found;
   }
   const bool more = raw_len_ == raw_.size();  // a full first chunk: the input goes on
-  if (more && (size_ ? file_holds_block() : pipe_delivers_block())) {
+  bool found_block = false;
+  if (more) {
+    found_block = !size_ ? pipe_delivers_block() : decompressor_ ? compressed_file_holds_block() : file_holds_block();
+  }
+  if (found_block) {
     return *find_input_format("postmortem");
   }
   detection_note_ = "binary but mostly not COBS frames, and no post-mortem block in it: read as raw trace bytes "
@@ -132,6 +207,47 @@ bool InputReader::file_holds_block() const {
   return false;
 }
 
+// The same search in a compressed file: decompressed once more from its
+// start through a window of its own (memory stays flat), leaving the
+// reading decompressor alone. Bad data ends the search; reading reports it.
+bool InputReader::compressed_file_holds_block() const {
+  constexpr std::size_t kStep = std::size_t{1} << 20;
+  constexpr std::size_t kOverlap = postmortem::kHeaderCheckBytes;  // a multiple of 4: windows stay aligned
+  static_assert(kOverlap % 4 == 0);
+  const std::unique_ptr<StreamDecompressor> search = StreamDecompressor::make(compression_);
+  std::vector<std::uint8_t> packed(kChunkSize);
+  std::vector<std::uint8_t> window(kStep + kOverlap);
+  std::uint64_t file_at = 0;
+  std::size_t filled = 0;
+  bool end = false;
+  try {
+    while (!end) {
+      const std::size_t n = search->take({window.data() + filled, window.size() - filled});
+      filled += n;
+      if (n == 0) {
+        ssize_t got = 0;
+        do {
+          got = ::pread(fd_, packed.data(), packed.size(), static_cast<off_t>(file_at));
+        } while (got < 0 && errno == EINTR);
+        end = got <= 0;
+        file_at += got > 0 ? static_cast<std::uint64_t>(got) : 0;
+        search->give({packed.data(), got > 0 ? static_cast<std::size_t>(got) : 0});
+      }
+      if (filled == window.size() || (end && filled != 0)) {
+        if (postmortem::find_block_header({window.data(), filled})) {
+          return true;
+        }
+        const std::size_t keep = std::min(filled, kOverlap);
+        std::memmove(window.data(), window.data() + filled - keep, keep);
+        filled = keep;
+      }
+    }
+  } catch (const DecompressError&) {
+    return false;
+  }
+  return false;
+}
+
 // Reads on from a pipe, keeping everything (a dump is decoded whole anyway),
 // until a block header turns up, the input ends, or kMaxDetectionBuffer.
 bool InputReader::pipe_delivers_block() {
@@ -153,6 +269,9 @@ bool InputReader::pipe_delivers_block() {
 
 std::string InputReader::decoder_note() const {
   std::string note = decoder_ ? decoder_->note() : std::string{};
+  if (compression_ != Compression::kNone) {
+    note = std::string{compression_name(compression_)} + "-compressed" + (note.empty() ? "" : "; " + note);
+  }
   if (!detection_note_.empty()) {
     note += (note.empty() ? "" : "; ") + detection_note_;
   }

@@ -106,7 +106,7 @@ class Recorder {
     for (std::size_t i = 0; i < options_.sources.size(); ++i) {
       Channel c;
       c.source = make_source(options_.sources[i]);
-      c.file = std::make_unique<RecordingFile>(options_.outputs[i], options_.rotate_bytes);
+      c.file = std::make_unique<RecordingFile>(options_.outputs[i], options_.rotate_bytes, options_.compress);
       c.next_attempt = start_;
       channels_.push_back(std::move(c));
     }
@@ -143,6 +143,9 @@ class Recorder {
         break;
       }
       next_status = status_.update(figures(), now);
+      for (Channel& c : channels_) {
+        c.file->end_due_frame(now);  // compressed: a frame open for a while goes to disk
+      }
 
       fds.clear();
       owners.clear();
@@ -159,6 +162,9 @@ class Recorder {
           owners.push_back(i);
         }
         ready = ready || (c.state == State::kOpen && c.ready);
+        if (const auto due = c.file->frame_due()) {
+          wake = std::min(wake, *due);
+        }
         if (c.state == State::kWaiting) {
           wake = std::min(wake, c.next_attempt);
         } else if (c.state == State::kPending) {

@@ -28,6 +28,7 @@ struct RecorderOptions {
   std::vector<SourceSpec> sources;
   std::vector<std::string> outputs;  // one file per source
   std::uint64_t rotate_bytes = 0;    // 0: no rotation
+  bool compress = false;             // zstd frames (record/recording_file.hpp)
   std::optional<std::chrono::milliseconds> duration;
   std::optional<std::uint64_t> max_bytes;  // over all sources
   std::chrono::milliseconds connect_timeout{10000};

@@ -1,7 +1,10 @@
 // The file a source is recorded into: created only when the recording starts,
-// written straight through, split into parts at frame delimiters.
+// written straight through, split into parts at frame delimiters; compressed,
+// in zstd frames that end by size, by time, at rotation and at the end.
 #include <gtest/gtest.h>
+#include <zstd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -241,6 +244,112 @@ TEST(RecordingFile, WriteError) {
   file.start();
   EXPECT_EQ(error_of_write(file, Bytes{1, 2, 0}), "/dev/full: write failed: No space left on device");
   file.sync();  // a device that cannot sync is no error
+}
+
+// ---- --compress: zstd frames ----
+
+// The complete zstd frames of `packed`, each decompressed; `rest` gets the
+// byte count after the last complete frame (an open frame, cut short).
+std::vector<Bytes> zstd_frames(const Bytes& packed, std::size_t& rest) {
+  std::vector<Bytes> out;
+  std::size_t at = 0;
+  while (at < packed.size()) {
+    const std::size_t size = ZSTD_findFrameCompressedSize(packed.data() + at, packed.size() - at);
+    if (ZSTD_isError(size) != 0) {
+      break;
+    }
+    ZSTD_DStream* d = ZSTD_createDStream();
+    Bytes content;
+    Bytes buffer(ZSTD_DStreamOutSize());
+    ZSTD_inBuffer in{packed.data() + at, size, 0};
+    std::size_t left = 1;
+    while (left != 0) {
+      ZSTD_outBuffer o{buffer.data(), buffer.size(), 0};
+      left = ZSTD_decompressStream(d, &o, &in);
+      EXPECT_EQ(ZSTD_isError(left), 0U) << ZSTD_getErrorName(left);
+      if (ZSTD_isError(left) != 0) {
+        break;
+      }
+      content.insert(content.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(o.pos));
+    }
+    ZSTD_freeDStream(d);
+    out.push_back(std::move(content));
+    at += size;
+  }
+  rest = packed.size() - at;
+  return out;
+}
+
+Bytes joined(const std::vector<Bytes>& parts) {
+  Bytes out;
+  for (const Bytes& p : parts) {
+    out.insert(out.end(), p.begin(), p.end());
+  }
+  return out;
+}
+
+TEST(RecordingFileCompressed, PartNamesKeepZstLast) {
+  EXPECT_EQ(RecordingFile::part_path("trace.bin.zst", 0), "trace.bin.zst");
+  EXPECT_EQ(RecordingFile::part_path("trace.bin.zst", 2), "trace.2.bin.zst");
+  EXPECT_EQ(RecordingFile::part_path("out/trace.zst", 1), "out/trace.1.zst");
+}
+
+TEST(RecordingFileCompressed, AFrameEndsEveryMiBAndOnTime) {
+  const std::string path = fresh_path("compressed.bin.zst");
+  const Bytes data = frames(50000, 50);  // 2.5 MB
+  RecordingFile file{path, 0, true};
+  EXPECT_FALSE(file.frame_due());
+  file.write(data);
+  // Two frames of 1 MiB each are on disk; the rest waits in the open frame.
+  std::size_t rest = 0;
+  std::vector<Bytes> on_disk = zstd_frames(read_all(path), rest);
+  ASSERT_EQ(on_disk.size(), 2U);
+  EXPECT_EQ(on_disk[0].size(), RecordingFile::kFrameBytes);
+  EXPECT_EQ(on_disk[1].size(), RecordingFile::kFrameBytes);
+  const auto due = file.frame_due();
+  ASSERT_TRUE(due);
+  file.end_due_frame(*due - std::chrono::milliseconds{1});  // not yet
+  EXPECT_EQ(zstd_frames(read_all(path), rest).size(), 2U);
+  file.end_due_frame(*due);
+  on_disk = zstd_frames(read_all(path), rest);
+  EXPECT_EQ(rest, 0U);
+  ASSERT_EQ(on_disk.size(), 3U);
+  EXPECT_EQ(joined(on_disk), data);
+  EXPECT_FALSE(file.frame_due());
+  EXPECT_EQ(file.bytes(), data.size());
+  EXPECT_LT(read_all(path).size(), data.size() / 3);
+  // sync() ends the open frame too (the end of a recording).
+  file.write(frames(10, 5));
+  file.sync();
+  on_disk = zstd_frames(read_all(path), rest);
+  EXPECT_EQ(rest, 0U);
+  EXPECT_EQ(on_disk.size(), 4U);
+}
+
+TEST(RecordingFileCompressed, EveryRotationPartIsCompleteAlone) {
+  const std::string path = fresh_path("compressed_rotate.bin.zst");
+  const Bytes data = frames(1000, 40);
+  Bytes parts_content;
+  {
+    RecordingFile file{path, 4096, true};
+    for (std::size_t at = 0; at < data.size(); at += 777) {  // chunks that straddle frames
+      file.write({data.data() + at, std::min<std::size_t>(777, data.size() - at)});
+    }
+    file.sync();
+    ASSERT_GT(file.parts().size(), 5U);
+    for (std::size_t i = 0; i < file.parts().size(); ++i) {
+      EXPECT_EQ(file.parts()[i], RecordingFile::part_path(path, i));
+      std::size_t rest = 0;
+      const Bytes content = joined(zstd_frames(read_all(file.parts()[i]), rest));
+      EXPECT_EQ(rest, 0U) << file.parts()[i];
+      if (i + 1 < file.parts().size()) {
+        EXPECT_GE(content.size(), 4096U);
+        EXPECT_EQ(content.back(), 0);  // cut after a delimiter, as uncompressed parts are
+      }
+      parts_content.insert(parts_content.end(), content.begin(), content.end());
+    }
+  }
+  EXPECT_EQ(parts_content, data);
 }
 
 }  // namespace
