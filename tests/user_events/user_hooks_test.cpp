@@ -7,6 +7,7 @@
 // for user events as for built-in ones.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -106,14 +107,14 @@ std::vector<Bytes> frames(const Bytes& bytes) {
 }
 
 /// The frames that are not the backend's own: dropped_evt_cnt (it comes and
-/// goes with the drop protocol), core_id and ts_resolution_ns (streaming
-/// sends them on start).
+/// goes with the drop protocol), core_id, ts_resolution_ns and schema_id
+/// (streaming sends them on start; EveryTraceNamesItsSchema checks the last).
 Bytes without_counters(const Bytes& bytes) {
   Bytes out;
   for (const Bytes& frame : frames(bytes)) {
     const auto decoded = tband::test::decode_stream(frame);
-    if (decoded.size() == 1 &&
-        (decoded[0].dropped_cnt || decoded[0].name == "core_id" || decoded[0].name == "ts_resolution_ns")) {
+    if (decoded.size() == 1 && (decoded[0].dropped_cnt || decoded[0].name == "core_id" ||
+                                decoded[0].name == "ts_resolution_ns" || decoded[0].name == "schema_id")) {
       continue;
     }
     out.insert(out.end(), frame.begin(), frame.end());
@@ -200,21 +201,49 @@ TEST_F(UserHooks, StringsAreCutAtMaxStrLen) {
                                     std::string(enc::kMaxStrLen, 'x') + "\"");
 }
 
+std::string schema_id_text() {
+  char trace_id[32];
+  std::snprintf(trace_id, sizeof trace_id, "%llu", static_cast<unsigned long long>(enc::kSchemaTraceId));
+  return std::string{"schema_id wire_hash="} + trace_id + " user_groups=\"lab\"";
+}
+
+// The firmware asks for nothing: its first metadata event puts schema_id
+// first in the buffer, and gathering the system metadata adds no second one.
 TEST_F(UserHooks, MetadataEventsAreKeptInTheMetadataBufferAndNameTheSchema) {
   tband_lab_channel_name(7, "left");  // before tracing: kept, sent when it starts
   tband_gather_system_metadata();
   tband_lab_config(2.5f, true);
   const auto metadata = tband::test::decode_stream(tband_get_metadata_buf(0), tband_get_metadata_buf_amnt(0));
-  char trace_id[32];
-  std::snprintf(trace_id, sizeof trace_id, "%llu", static_cast<unsigned long long>(enc::kSchemaTraceId));
   EXPECT_EQ(tband::test::texts(metadata), (std::vector<std::string>{
+                                              schema_id_text(),
                                               "lab_channel_name channel=7 name=\"left\"",
                                               "ts_resolution_ns ns_per_ts=1",
-                                              std::string{"schema_id wire_hash="} + trace_id + " user_groups=\"lab\"",
                                               "lab_config rate_hz=2.5 enabled=true",
                                           }));
   EXPECT_EQ(enc::kSchemaTraceId, tband::kSchemaTraceId) << "encoder and decoder come from one schema";
 }
+
+#if tband_configUSE_BACKEND_STREAMING == 1 || tband_configUSE_BACKEND_SNAPSHOT == 1 || \
+    tband_configUSE_BACKEND_POST_MORTEM == 1
+// A firmware that names nothing and never gathers its system metadata (as
+// README's recipe writes it): the start puts schema_id into the metadata
+// buffer, so the trace names its schema (streamed at once; kept for a snapshot
+// or a post-mortem dump), once.
+TEST_F(UserHooks, EveryTraceNamesItsSchema) {
+  start();
+  tband_lab_tick();
+  stop();
+  const auto metadata = tband::test::decode_stream(tband_get_metadata_buf(0), tband_get_metadata_buf_amnt(0));
+  EXPECT_EQ(tband::test::texts(metadata), std::vector<std::string>{schema_id_text()});
+#if tband_configUSE_BACKEND_STREAMING == 1
+  const auto streamed = tband::test::texts(tband::test::decode_stream(recorded(0)));
+  ASSERT_EQ(std::count(streamed.begin(), streamed.end(), schema_id_text()), 1) << "sent once, at the start";
+  const auto schema = std::find(streamed.begin(), streamed.end(), schema_id_text());
+  const auto tick = std::find(streamed.begin(), streamed.end(), "lab_tick ts=0");
+  EXPECT_LT(schema, tick) << "before the first user event";
+#endif
+}
+#endif
 
 #if tband_configUSE_BACKEND_STREAMING == 1 || tband_configUSE_BACKEND_EXTERNAL == 1
 // Every call is in the trace or counted by dropped_evt_cnt, and after a drop
