@@ -90,6 +90,7 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     conversion.interpreter.mode = options.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
     conversion.interpreter.core_count = options.core_count;
     conversion.threads = parse_threads(options.threads);
+    conversion.threadx_clock_hz = threadx_clock(options.threadx_clock_hz);
     check_inputs(conversion.inputs, options.core_count);
     if (options.output == "-" && options.json == "-") {
       throw UsageError("-o - and --json - cannot both write to stdout");
