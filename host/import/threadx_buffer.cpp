@@ -254,6 +254,13 @@ const EventKind* find_event_kind(std::uint32_t id) noexcept {
   return it != std::end(kEvents) && it->id == id ? it : nullptr;
 }
 
+std::string event_name(std::uint32_t id) {
+  if (const EventKind* known = find_event_kind(id)) {
+    return "tx_" + std::string{known->name};
+  }
+  return (id >= kUserEventStart ? "user_event_" : "event_") + std::to_string(id);
+}
+
 std::string_view suspension_reason(std::uint32_t state) noexcept {
   // TX_SUSPENDED (3) and the ones after it, as tx_api.h numbers them.
   static constexpr std::array<std::string_view, 15> kReasons = {

@@ -84,6 +84,10 @@ struct EventKind {
 /// The ThreadX event with this id, or nullptr (user events and unknown ids).
 [[nodiscard]] const EventKind* find_event_kind(std::uint32_t id) noexcept;
 
+/// How tband names an event: "tx_<call>" for ThreadX's, "user_event_<id>"
+/// from 4096, "event_<id>" for an id ThreadX does not define.
+[[nodiscard]] std::string event_name(std::uint32_t id);
+
 /// The thread states of TX_TRACE_THREAD_SUSPEND's new-state field, as words
 /// ("sleep", "queue", "mutex", ...); "" for one that is not a suspension.
 [[nodiscard]] std::string_view suspension_reason(std::uint32_t state) noexcept;

@@ -322,9 +322,8 @@ class Importer {
       return it->second;
     }
     Kind& k = kinds_[id];
-    std::string name;
+    const std::string name = event_name(id);
     if (const EventKind* known = find_event_kind(id)) {
-      name = "tx_" + std::string{known->name};
       for (std::size_t i = 0; i < 4; ++i) {
         if (!known->fields[i].empty()) {
           std::string_view field = known->fields[i];
@@ -334,7 +333,6 @@ class Importer {
         }
       }
     } else {
-      name = id >= kUserEventStart ? "user_event_" + std::to_string(id) : "event_" + std::to_string(id);
       if (id < kUserEventStart) {
         ++unknown_ids_[id];
       }

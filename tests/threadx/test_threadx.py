@@ -182,6 +182,19 @@ class Vectors(Checks, unittest.TestCase):
         self.assertEqual([x // 2 for x in a], b)
         self.assertEqual(run(["conv", str(VECTORS / "linux_le32.trx"), "--threadx-clock-hz", "0"]).returncode, 2)
 
+    def test_dump_lists_the_entries(self):
+        _, entries = parse((VECTORS / "linux_be32.trx").read_bytes())
+        proc = run(["dump", "--json", str(VECTORS / "linux_be32.trx")])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+        self.assertEqual([(d["id"], d["ts"] & 0xFFFFFFFF) for d in lines], [(e[2], e[3]) for e in entries])
+        self.assertEqual(lines[-1]["event"], "tx_interrupt_control")
+        self.assertEqual(lines[-2]["fields"], {"info1": 40, "info2": 200, "info3": 13, "info4": 0})
+        self.assertEqual(lines[-2]["thread"], "supervisor")
+        text = run(["dump", "--stats", str(VECTORS / "linux_le32.trx")]).stdout.decode().splitlines()
+        self.assertIn(f"user_event_4096 {sum(1 for e in entries if e[2] == 4096)}", text)
+        self.assertEqual(text[-1], f"events {len(entries)}")
+
     def test_stats_and_check_names(self):
         self.check_stats(VECTORS / "linux_le32.trx")
 
