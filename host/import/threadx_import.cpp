@@ -31,8 +31,44 @@ std::string hex(std::uint32_t v) {
   return out;
 }
 
+// Service calls that record their object's level as it was before the call
+// (tx_trace.h's fields): a queue's messages, a semaphore's count, a block
+// pool's free blocks, a mutex's owner. The level after a call is what the
+// next call on the same object records (nothing else changes it); after the
+// last one it is inferred from the call.
+enum class Level : std::uint8_t { kNone, kQueue, kSemaphore, kMutex, kBlockPool };
+struct LevelOp {
+  Level level = Level::kNone;
+  std::size_t field = 0;  // the information field holding the level before the call
+  int delta = 0;          // the change when the call goes through at once (queue, semaphore)
+  bool take = false;      // a mutex get (put otherwise)
+};
+constexpr LevelOp level_op(std::uint32_t event) {
+  switch (event) {
+    case 63: case 69: return {Level::kQueue, 3, +1, false};      // front send, send: enqueued
+    case 68: return {Level::kQueue, 3, -1, false};               // receive: enqueued
+    case 83: return {Level::kSemaphore, 2, -1, false};           // get: current count
+    case 80: case 88: return {Level::kSemaphore, 1, +1, false};  // ceiling put, put: current count
+    case 52: return {Level::kMutex, 2, 0, true};                 // get: owning thread
+    case 57: return {Level::kMutex, 1, 0, false};                // put: owning thread
+    case 10: case 17: return {Level::kBlockPool, 3, 0, false};   // allocate: remaining blocks; release
+    default: return {};
+  }
+}
+constexpr std::uint32_t kBlockAllocate = 10, kBlockRelease = 17;
+
+struct SyncObject {
+  Level level = Level::kNone;
+  TrackId track = 0;
+  bool started = false, holder_open = false;
+  std::uint32_t owner = 0;
+  std::optional<std::uint32_t> free_blocks;
+  TraceObserver::Index obs_id = TraceObserver::kNone;
+};
+
 struct ThreadExtra {
   std::uint32_t last_object = 0;  // the object of its last service call: what a suspension waits on
+  LevelOp last_op;                // and that call's kind
   std::uint32_t shown_priority = 0xFFFFFFFFu;
   TrackId calls_track = 0;  // "Service calls" instants
 };
@@ -58,6 +94,20 @@ class Importer {
     threads_.add_core(kCore, core_process_);
     for (const RegistryEntry& r : buffer_.registry) {
       objects_.emplace(r.pointer, &r);
+    }
+    // The level after each call: what the next call on its object records.
+    after_.resize(buffer_.entries.size());
+    std::unordered_map<std::uint32_t, std::size_t> last;
+    for (std::size_t i = 0; i < buffer_.entries.size(); ++i) {
+      const Entry& e = buffer_.entries[i];
+      const LevelOp op = level_op(e.event);
+      if (op.level == Level::kNone || op.level == Level::kBlockPool) {
+        continue;
+      }
+      if (const auto it = last.find(e.info[0]); it != last.end()) {
+        after_[it->second] = e.info[op.field];
+      }
+      last[e.info[0]] = i;
     }
   }
 
@@ -87,8 +137,13 @@ class Importer {
                input_ + ": the object registry is full (" + std::to_string(buffer_.registry_slots) +
                    " slots): objects created after it filled are shown by their address");
     }
-    for (const Entry& e : entries) {
-      on_entry(e);
+    for (index_ = 0; index_ < entries.size(); ++index_) {
+      on_entry(entries[index_]);
+    }
+    for (auto& [pointer, o] : sync_) {
+      if (o.level != Level::kBlockPool) {
+        observer_.name_queue(o.obs_id, object_label(pointer), o.level == Level::kMutex);
+      }
     }
     for (const auto& [id, count] : unknown_ids_) {
       diagnose(DiagnosticKind::kUnknownEventId, std::nullopt,
@@ -154,6 +209,13 @@ class Importer {
           return;
         }
         TaskState state = suspended_state(e.info[0], e.info[1], in_thread ? e.thread : 0);
+        if (t.last_op.level == Level::kQueue || t.last_op.level == Level::kSemaphore) {
+          // The call it made last could not go through: it waits.
+          if (SyncObject* o = find_sync(t.last_object)) {
+            observer_.queue_op(o->obs_id, t.last_op.delta > 0 ? QueueOp::kBlockedSend : QueueOp::kBlockedReceive);
+          }
+          t.last_op = {};
+        }
         if (t.running_on) {
           t.switched_out_state = std::move(state);
         } else {
@@ -192,10 +254,16 @@ class Importer {
       default:
         break;
     }
+    const LevelOp op = level_op(e.event);
     if (in_thread && objects_.contains(e.info[0])) {
-      thread(e.thread, ts).last_object = e.info[0];
+      Thread& t = thread(e.thread, ts);
+      t.last_object = e.info[0];
+      t.last_op = op;
     }
     instant(e, ts, in_thread);
+    if (op.level != Level::kNone) {
+      show_level(e, op, ts, in_thread ? e.thread : 0);
+    }
   }
 
   // The thread with this pointer, named from the registry when first met.
@@ -229,6 +297,121 @@ class Importer {
       t.shown_priority = priority;
       threads_.set_priority(pointer, ts, priority);
     }
+  }
+
+  [[nodiscard]] std::string object_label(std::uint32_t pointer) const {
+    const RegistryEntry* r = object(pointer);
+    return r != nullptr && !r->name.empty() ? r->name : std::string{object_type_name(r != nullptr ? r->type : 0)} + " " + hex(pointer);
+  }
+
+  SyncObject* find_sync(std::uint32_t pointer) {
+    const auto it = sync_.find(pointer);
+    return it != sync_.end() ? &it->second : nullptr;
+  }
+
+  // The object's level track: "<queue> fill", "<semaphore> count", "<mutex>
+  // holder" slices, "<pool> free blocks", on top like FreeRTOS's queues.
+  SyncObject& sync(std::uint32_t pointer, Level level) {
+    auto [it, created] = sync_.try_emplace(pointer);
+    SyncObject& o = it->second;
+    if (created) {
+      o.level = level;
+      const std::string label = object_label(pointer);
+      switch (level) {
+        case Level::kMutex:
+          o.track = timeline_.add_track(0, TrackKind::kSlices, label + " holder");
+          o.obs_id = observer_.add_queue();
+          break;
+        case Level::kBlockPool:
+          o.track = timeline_.add_track(0, TrackKind::kCounter, label + " free blocks");
+          o.obs_id = observer_.add_counter(label + " free blocks");
+          break;
+        default:
+          o.track = timeline_.add_track(0, TrackKind::kCounter, label + (level == Level::kQueue ? " fill" : " count"));
+          o.obs_id = observer_.add_queue();
+          break;
+      }
+    }
+    return o;
+  }
+
+  void show_level(const Entry& e, const LevelOp& op, std::uint64_t ts, std::uint32_t caller) {
+    SyncObject& o = sync(e.info[0], op.level);
+    const std::uint32_t before = e.info[op.field];
+    const std::optional<std::uint32_t> recorded = after_[index_];
+    switch (op.level) {
+      case Level::kQueue:
+      case Level::kSemaphore: {
+        observer_.queue_op(o.obs_id, op.delta > 0 ? QueueOp::kSend : QueueOp::kReceive);
+        if (!o.started) {
+          set_fill(o, ts, before);
+        }
+        // The last call on the object: it went through unless it had nothing to take.
+        const std::uint32_t after = recorded.value_or(op.delta < 0 && before == 0 ? 0 : before + static_cast<std::uint32_t>(op.delta));
+        set_fill(o, ts, after);
+        return;
+      }
+      case Level::kMutex: {
+        if (!o.started) {
+          set_owner(o, ts, before);
+        }
+        // The last call: a get of a free mutex takes it, a put by the owner frees it.
+        std::uint32_t after = before;
+        if (recorded) {
+          after = *recorded;
+        } else if (op.take && before == 0) {
+          after = caller;
+        } else if (!op.take && e.info[2] <= 1) {
+          after = 0;
+        }
+        set_owner(o, ts, after);
+        return;
+      }
+      case Level::kBlockPool: {
+        // (The registry has the pool's bytes, not its blocks: its free blocks are shown.)
+        if (e.event == kBlockAllocate) {
+          o.free_blocks = before > 0 ? before - 1 : 0;  // none free: it waits, or fails
+        } else if (e.event == kBlockRelease && o.free_blocks && e.info[2] == 0) {
+          ++*o.free_blocks;  // no thread waiting for it: back in the pool
+        }
+        if (o.free_blocks) {
+          timeline_.counter(ts, o.track, *o.free_blocks);
+          observer_.counter(o.obs_id, ts, *o.free_blocks);
+        }
+        return;
+      }
+      case Level::kNone:
+        return;
+    }
+  }
+
+  void set_fill(SyncObject& o, std::uint64_t ts, std::uint32_t fill) {
+    o.started = true;
+    timeline_.counter(ts, o.track, fill);
+    observer_.queue_fill(o.obs_id, ts, fill);
+  }
+
+  void set_owner(SyncObject& o, std::uint64_t ts, std::uint32_t owner) {
+    if (o.started && owner == o.owner) {
+      return;
+    }
+    o.started = true;
+    o.owner = owner;
+    if (o.holder_open) {
+      timeline_.slice_end(ts, o.track);
+    }
+    if (owner != 0) {
+      observer_.mutex_taken(o.obs_id, ts);
+    } else {
+      observer_.mutex_released(o.obs_id, ts);
+    }
+    std::string text = "Available";
+    if (owner != 0) {
+      thread(owner, ts);
+      text = "Taken by " + threads_.label(owner);
+    }
+    timeline_.slice_begin(ts, o.track, names_.intern(text));
+    o.holder_open = true;
   }
 
   // What a thread suspended by `by` (0: an ISR or nobody known) is now.
@@ -372,6 +555,9 @@ class Importer {
   NameId context_name_ = names_.intern("context");
   std::unordered_map<std::uint32_t, const RegistryEntry*> objects_;
   std::unordered_map<std::uint32_t, Kind> kinds_;
+  std::map<std::uint32_t, SyncObject> sync_;  // by pointer; ordered: observed in a stable order
+  std::vector<std::optional<std::uint32_t>> after_;  // by entry: its object's level after it, when recorded
+  std::size_t index_ = 0;                             // the entry being imported
   std::map<std::uint32_t, std::uint64_t> unknown_ids_;  // sorted: reported in id order
   std::uint32_t isr_depth_ = 0;
   std::optional<std::uint32_t> pending_next_;

@@ -104,6 +104,20 @@ class Checks:
         self.assertIn("Blocked: queue work_queue", {s["name"] for s in view.track("State", "consumer")["slices"]})
         self.assertIn("Blocked: event flags round_flags", {s["name"] for s in view.track("State", "waiter")["slices"]})
 
+        # Objects: the levels the calls record (before each call) are the fill, count and owner.
+        fill = [v for _, v in view.track("work_queue fill", "")["counter"]]
+        recorded = [e[7] for e in entries if e[2] in (68, 69)]  # receive, send: messages enqueued
+        self.assertEqual(max(fill), max(recorded))
+        self.assertTrue(all(0 <= v <= fact["queue_depth"] for v in fill))
+        self.assertTrue(set(recorded) <= set(fill))
+        self.assertEqual(min(v for _, v in view.track("tick_sem count", "")["counter"]), 0)
+        self.assertEqual({v for _, v in view.track("msg_pool free blocks", "")["counter"]}, {7, 8})
+        holder = view.track("shared_mutex holder", "")["slices"]
+        self.assertEqual([s["name"] for s in holder], ["Available", "Taken by low", "Taken by high", "Available"])
+        self.assertLessEqual(holder[1]["begin"], inherit_at)  # low held it when it inherited high's priority
+        drop = view.track("Priority", "low")["counter"][2][0]  # and fell back to 20 as it gave it up
+        self.assertTrue(0 <= drop - holder[1]["end"] < 1_000_000, (holder[1], drop))
+
         # ISRs: the tick (ISR 0), a slice per enter/exit pair.
         isr = view.track("ISR 0", "Core 0")["slices"]
         self.assertEqual(len(isr), min(counts[3], counts[4]))
@@ -122,9 +136,15 @@ class Checks:
         self.assertEqual(figures["isr.ISR 0.count"], sum(1 for e in entries if e[2] == 4))
         self.assertEqual(figures["event.user_event_4096.count"], sum(1 for e in entries if e[2] == 4096))
         self.assertEqual(figures["diagnostics.dropped_events"], 1)
+        self.assertEqual(figures["queue.work_queue.high_water"], max(e[7] for e in entries if e[2] in (68, 69)))
+        self.assertEqual(figures["queue.work_queue.sends"], sum(1 for e in entries if e[2] == 69))
+        self.assertGreater(figures["queue.work_queue.blocked_receives"], 0)  # the consumer waits for work
+        self.assertEqual(figures["mutex.shared_mutex.takes"], 2)
+        self.assertEqual(figures["mutex.shared_mutex.held_at_end"], 0)
         rules = self.tmp / "rules.yaml"
         rules.write_text("allow: [dropped_events]\nrules:\n  - task.producer.cpu < 50%\n"
-                         "  - isr.ISR 0.duration.max < 5ms\n  - event.user_event_4097.count == 1\n")
+                         "  - isr.ISR 0.duration.max < 5ms\n  - event.user_event_4097.count == 1\n"
+                         "  - queue.work_queue.high_water < 8\n  - mutex.shared_mutex.hold.max < 100ms\n")
         proc = run(["check", str(trx), "--rules", str(rules)])
         self.assertEqual(proc.returncode, 0, proc.stdout.decode() + proc.stderr)
 
