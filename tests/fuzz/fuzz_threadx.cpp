@@ -14,9 +14,9 @@
 
 #include "import/threadx_buffer.hpp"
 #include "import/threadx_import.hpp"
-#include "stats/stats_collector.hpp"
 #include "trace/diagnostics.hpp"
 #include "trace/timeline.hpp"
+#include "trace/trace_observer.hpp"
 
 namespace {
 
@@ -50,10 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tband::NameTable names;
   tband::Timeline timeline{names};
   tband::Diagnostics diagnostics;
-  tband::StatsCollector stats{tband::StatsOptions{}};
+  tband::NullObserver observer;  // every observer call made through a real target
   try {
     const tx::ImportResult result =
-        tx::import_buffer(bytes, "fuzz", {size % 2 == 0 ? std::optional<std::uint64_t>{} : 32768, &stats}, timeline,
+        tx::import_buffer(bytes, "fuzz", {size % 2 == 0 ? std::optional<std::uint64_t>{} : 32768, &observer}, timeline,
                           diagnostics);
     require(result.events == buffer.entries.size());
     require(result.last_ts_ns >= result.first_ts_ns);
