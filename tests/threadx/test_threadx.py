@@ -271,6 +271,15 @@ class BadBuffers(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn(f"{(current - start) // 32} events", proc.stderr)
 
+    def test_one_buffer_at_a_time_and_stdin(self):
+        trx = VECTORS / "linux_le32.trx"
+        proc = run(["conv", f"{trx}@0", f"{VECTORS / 'linux_be32.trx'}@1", "-c", "2"])
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("is converted on its own", proc.stderr)
+        proc = run(["conv", "-", "-o", str(self.tmp / "stdin.pftrace")], stdin=trx.read_bytes())
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("1000 events", proc.stderr)
+
     def test_registry_full_and_unknown_pointers(self):
         lo, hi = self.header["reg"]
         slot = 16 + self.header["name_size"]
