@@ -80,6 +80,7 @@ class Importer {
       : buffer_(buffer),
         input_(input),
         hz_(options.clock_hz.value_or(kDefaultClockHz)),
+        clock_given_(options.clock_hz.has_value()),
         timeline_(timeline),
         names_(timeline.names()),
         diagnostics_(diagnostics),
@@ -148,8 +149,7 @@ class Importer {
     for (const auto& [id, count] : unknown_ids_) {
       diagnose(DiagnosticKind::kUnknownEventId, std::nullopt,
                input_ + ": " + std::to_string(count) + " entr" + (count == 1 ? "y" : "ies") + " with event id " +
-                   std::to_string(id) + ", which ThreadX does not define (shown as \"event " + std::to_string(id) +
-                   "\")");
+                   std::to_string(id) + ", which ThreadX does not define (shown as \"" + event_name(id) + "\")");
     }
     for (auto& [id, t] : threads_.entries()) {
       observer_.name_task(t.obs_id, threads_.label(id), id == kIdleThread);
@@ -157,8 +157,6 @@ class Importer {
     isrs_.observe_names();
     return result;
   }
-
-  void set_clock_given(bool given) { clock_given_ = given; }
 
  private:
   using Threads = ThreadTracker<ThreadExtra>;
@@ -337,6 +335,9 @@ class Importer {
 
   void show_level(const Entry& e, const LevelOp& op, std::uint64_t ts, std::uint32_t caller) {
     SyncObject& o = sync(e.info[0], op.level);
+    if (o.level != op.level) {
+      return;  // a queue's pointer in a mutex call (a corrupt entry): its track stays what it was
+    }
     const std::uint32_t before = e.info[op.field];
     const std::optional<std::uint32_t> recorded = after_[index_];
     switch (op.level) {
@@ -543,7 +544,7 @@ class Importer {
   const Buffer& buffer_;
   const std::string& input_;
   std::uint64_t hz_;
-  bool clock_given_ = false;
+  bool clock_given_;
   Timeline& timeline_;
   NameTable& names_;
   Diagnostics& diagnostics_;
@@ -576,9 +577,7 @@ ImportResult import_buffer(std::span<const std::uint8_t> bytes, const std::strin
                       std::to_string(buffer.entry_slots) +
                       " unused): was tracing enabled (tx_trace_enable) and did anything run before the dump?");
   }
-  Importer importer{buffer, input, options, timeline, diagnostics};
-  importer.set_clock_given(options.clock_hz.has_value());
-  return importer.run();
+  return Importer{buffer, input, options, timeline, diagnostics}.run();
 }
 
 }  // namespace tband::threadx
