@@ -473,9 +473,13 @@ class Importer {
       FieldValue& v = values[n];
       if (kind.pointer[i]) {
         const RegistryEntry* r = object(e.info[i]);
-        texts[i] = r != nullptr && !r->name.empty() ? r->name : hex(e.info[i]);
         v.info = &kTextField;
-        v.str = texts[i];
+        if (r != nullptr && !r->name.empty()) {
+          v.str = r->name;  // the registry outlives the call
+        } else {
+          texts[i] = hex(e.info[i]);
+          v.str = texts[i];
+        }
       } else {
         v.info = &kNumberField;
         v.u = e.info[i];
