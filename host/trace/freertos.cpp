@@ -8,15 +8,6 @@
 
 namespace tband {
 
-namespace {
-
-bool is_mutex(std::optional<std::uint8_t> kind) {
-  return kind && (*kind == static_cast<std::uint8_t>(FrQueueKind::FRQK_MUTEX) ||
-                  *kind == static_cast<std::uint8_t>(FrQueueKind::FRQK_RECURSIVE_MUTEX));
-}
-
-}  // namespace
-
 TraceInterpreter::Task* TraceInterpreter::current_task(Context& c, std::string_view event_name) {
   if (!tasks_.running(c.core.id)) {
     diagnose(DiagnosticKind::kNoCurrentTask, c.ts_ns,
@@ -35,8 +26,8 @@ void TraceInterpreter::block_current(Context& c, std::string_view event_name, st
 
 void TraceInterpreter::block_on_queue(Context& c, std::string_view event_name, std::uint32_t queue_id, QueueOp op) {
   // A task waiting in xQueueSelectFromSet() receives from the set.
-  const Queue* q = queues_.find(queue_id);
-  const bool set = q != nullptr && q->kind == static_cast<std::uint8_t>(FrQueueKind::FRQK_QUEUE_SET);
+  const SyncObjects::Object* q = syncs_.find(SyncFamily::kQueue, queue_id);
+  const bool set = q != nullptr && q->queue_kind == static_cast<std::uint8_t>(FrQueueKind::FRQK_QUEUE_SET);
   const char* verb = op == QueueOp::kBlockedPeek  ? "peek on "
                      : op == QueueOp::kBlockedSend ? "send to "
                      : set                         ? "select from "
@@ -161,85 +152,41 @@ void TraceInterpreter::handle(const TaskIsTimerTask& e, Context&) {
 
 // ---- queues ---------------------------------------------------------------------------
 
-std::string TraceInterpreter::queue_label(std::uint32_t id) {
-  const Queue* q = queues_.find(id);
-  return q != nullptr && !q->name.empty() ? q->name : "queue " + std::to_string(id);
-}
-
-TraceInterpreter::Queue& TraceInterpreter::queue(std::uint32_t id) {
-  bool created = false;
-  Queue& q = queues_.get(id, created);
-  if (created) {
-    q.obs_id = observer_.add_queue();
-  }
-  return q;
-}
-
 void TraceInterpreter::count_queue_op(std::uint32_t id, QueueOp op) {
-  observer_.queue_op(queue(id).obs_id, op);
-}
-
-void TraceInterpreter::name_observed_queues() {
-  for (auto& [id, q] : queues_.entries()) {
-    observer_.name_queue(q.obs_id, queue_label(id), is_mutex(q.kind));
-  }
+  observer_.queue_op(syncs_.object(SyncFamily::kQueue, id).obs_id, op);
 }
 
 void TraceInterpreter::queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill,
                                   std::optional<std::uint32_t> by_task) {
-  Queue& q = queue(id);
-  const bool mutex = is_mutex(q.kind);
+  const SyncObjects::Object& q = syncs_.object(SyncFamily::kQueue, id);
   observer_.queue_fill(q.obs_id, ts_ns, fill);
-  if (q.track == 0 || q.track_is_mutex != mutex) {
-    if (q.slice_open) {
-      timeline_.slice_end(ts_ns, q.track);
-      q.slice_open = false;
-    }
-    q.track = timeline_.add_track(0, mutex ? TrackKind::kSlices : TrackKind::kCounter,
-                                  queue_label(id) + (mutex ? " holder" : " fill"));
-    q.track_is_mutex = mutex;
-  }
-  if (!mutex) {
-    timeline_.counter(ts_ns, q.track, fill);
+  if (!is_freertos_mutex(q.queue_kind)) {
+    syncs_.level(SyncFamily::kQueue, id, ts_ns, fill);
     return;
   }
   // A mutex holds one item while free: 0 means taken, by the task that took
   // it. Empty without a taker is a mutex not given yet: the kernel creates
   // mutexes empty (the hooks report that) and gives them at once.
-  if (q.slice_open) {
-    timeline_.slice_end(ts_ns, q.track);
-    q.slice_open = false;
-  }
   if (fill == 0 && by_task) {
     observer_.mutex_taken(q.obs_id, ts_ns);
+    syncs_.hold(SyncFamily::kQueue, id, ts_ns, task_label(*by_task));
   } else {
     observer_.mutex_released(q.obs_id, ts_ns);
-  }
-  if (fill == 0 && !by_task) {
-    return;
-  }
-  const std::string state = fill == 0 ? "Taken by " + task_label(*by_task) : std::string{"Available"};
-  timeline_.slice_begin(ts_ns, q.track, names_.intern(state));
-  q.slice_open = true;
-}
-
-void TraceInterpreter::handle(const QueueCreated& e, Context&) { queue(e.queue_id); }
-
-void TraceInterpreter::handle(const QueueName& e, Context&) {
-  Queue& q = queue(e.queue_id);
-  q.name.assign(e.name);
-  if (q.track != 0) {
-    timeline_.rename(q.track, q.name + (q.track_is_mutex ? " holder" : " fill"));
-  }
-  if (q.set_track != 0) {
-    timeline_.rename(q.set_track, q.name + " (queue set)");
-  }
-  if (q.membership_track != 0) {
-    timeline_.rename(q.membership_track, q.name + " set membership");
+    if (fill == 0) {
+      syncs_.unheld(SyncFamily::kQueue, id, ts_ns);
+    } else {
+      syncs_.hold(SyncFamily::kQueue, id, ts_ns, std::nullopt);
+    }
   }
 }
 
-void TraceInterpreter::handle(const QueueKind& e, Context&) { queue(e.queue_id).kind = static_cast<std::uint8_t>(e.kind); }
+void TraceInterpreter::handle(const QueueCreated& e, Context&) { syncs_.object(SyncFamily::kQueue, e.queue_id); }
+
+void TraceInterpreter::handle(const QueueName& e, Context&) { syncs_.name(SyncFamily::kQueue, e.queue_id, e.name); }
+
+void TraceInterpreter::handle(const QueueKind& e, Context&) {
+  syncs_.object(SyncFamily::kQueue, e.queue_id).queue_kind = static_cast<std::uint8_t>(e.kind);
+}
 
 void TraceInterpreter::handle(const QueueSend& e, Context& c) {
   count_queue_op(e.queue_id, QueueOp::kSend);
@@ -325,17 +272,12 @@ void TraceInterpreter::finish_freertos() {
   }
   // Objects with a track and no name. The kernel has no registry for event
   // groups, stream buffers and timers: only the firmware's name call names them.
-  const auto report_unnamed = [this](auto& objects, auto label) {
-    for (auto& [id, object] : objects.entries()) {
-      if (object.name.empty() && object.track != 0) {
-        diagnose(DiagnosticKind::kUnnamedId, std::nullopt, label(id) + " was never named");
-      }
-    }
-  };
-  report_unnamed(queues_, [](std::uint32_t id) { return "queue " + std::to_string(id); });
-  report_unnamed(event_groups_, [this](std::uint32_t id) { return event_group_label(id); });
-  report_unnamed(stream_buffers_, [this](std::uint32_t id) { return stream_buffer_label(id); });
-  report_unnamed(timers_, [this](std::uint32_t id) { return timer_label(id); });
+  for (const SyncFamily family :
+       {SyncFamily::kQueue, SyncFamily::kEventFlags, SyncFamily::kBuffer, SyncFamily::kTimer}) {
+    syncs_.each_unnamed(family, [this](const std::string& label) {
+      diagnose(DiagnosticKind::kUnnamedId, std::nullopt, label + " was never named");
+    });
+  }
 }
 
 }  // namespace tband

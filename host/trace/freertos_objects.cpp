@@ -73,49 +73,31 @@ void TraceInterpreter::handle(const CurtaskNotifyWait& e, Context& c) {
 
 // ---- event groups -----------------------------------------------------------------------
 
-std::string TraceInterpreter::event_group_label(std::uint32_t id) {
-  const EventGroup* g = event_groups_.find(id);
-  return g != nullptr && !g->name.empty() ? g->name : "event group " + std::to_string(id);
-}
-
-TraceInterpreter::EventGroup& TraceInterpreter::event_group(std::uint32_t id) {
-  bool created = false;
-  return event_groups_.get(id, created);
-}
-
-void TraceInterpreter::event_group_bits(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t value) {
-  EventGroup& g = event_group(id);
-  if (g.track == 0) {
-    g.track = timeline_.add_track(0, TrackKind::kCounter, event_group_label(id) + " bits");
-  }
-  timeline_.counter(ts_ns, g.track, value);
-}
-
 // A new group's bits are all clear.
-void TraceInterpreter::handle(const EventGroupCreated& e, Context& c) { event_group_bits(e.group_id, c.ts_ns, 0); }
+void TraceInterpreter::handle(const EventGroupCreated& e, Context& c) {
+  syncs_.level(SyncFamily::kEventFlags, e.group_id, c.ts_ns, 0);
+}
 
 void TraceInterpreter::handle(const EventGroupName& e, Context&) {
-  EventGroup& g = event_group(e.group_id);
-  g.name.assign(e.name);
-  if (g.track != 0) {
-    timeline_.rename(g.track, g.name + " bits");
-  }
+  syncs_.name(SyncFamily::kEventFlags, e.group_id, e.name);
 }
 
-void TraceInterpreter::handle(const EventGroupSetBits& e, Context& c) { event_group_bits(e.group_id, c.ts_ns, e.value); }
+void TraceInterpreter::handle(const EventGroupSetBits& e, Context& c) {
+  syncs_.level(SyncFamily::kEventFlags, e.group_id, c.ts_ns, e.value);
+}
 
 void TraceInterpreter::handle(const EventGroupClearBits& e, Context& c) {
-  event_group_bits(e.group_id, c.ts_ns, e.value);
+  syncs_.level(SyncFamily::kEventFlags, e.group_id, c.ts_ns, e.value);
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnEventGroupWait& e, Context& c) {
   block_current(c, "curtask_block_on_event_group_wait",
-                "wait bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
+                "wait bits " + hex(e.bits) + " on " + syncs_.label(SyncFamily::kEventFlags, e.group_id));
 }
 
 void TraceInterpreter::handle(const CurtaskBlockOnEventGroupSync& e, Context& c) {
   block_current(c, "curtask_block_on_event_group_sync",
-                "sync bits " + hex(e.bits) + " on " + event_group_label(e.group_id));
+                "sync bits " + hex(e.bits) + " on " + syncs_.label(SyncFamily::kEventFlags, e.group_id));
 }
 
 }  // namespace tband

@@ -13,56 +13,28 @@ namespace {
 constexpr std::uint8_t kQueueSetKind = static_cast<std::uint8_t>(FrQueueKind::FRQK_QUEUE_SET);
 }  // namespace
 
-TrackId TraceInterpreter::queue_set_track(std::uint32_t set_id) {
-  Queue& set = queue(set_id);
-  set.kind = kQueueSetKind;  // V10 traces a set's creation as a plain queue's
-  if (set.set_track == 0) {
-    set.set_track = timeline_.add_track(0, TrackKind::kSlices, queue_label(set_id) + " (queue set)");
-  }
-  return set.set_track;
-}
-
+// V10 traces a set's creation as a plain queue's: its use says it is a set.
 void TraceInterpreter::queue_set_instant(std::uint32_t set_id, std::uint64_t ts_ns, const std::string& label) {
-  timeline_.instant(ts_ns, queue_set_track(set_id), names_.intern(label));
-}
-
-void TraceInterpreter::leave_queue_set(Queue& member, std::uint64_t ts_ns) {
-  if (member.in_set != 0) {
-    timeline_.slice_end(ts_ns, member.membership_track);
-    member.in_set = 0;
-  }
-}
-
-void TraceInterpreter::join_queue_set(std::uint32_t set_id, std::uint32_t member_id, std::uint64_t ts_ns) {
-  Queue& member = queue(member_id);
-  if (member.in_set == set_id) {
-    return;  // already known (V11: a send may be traced before the add that preceded it)
-  }
-  leave_queue_set(member, ts_ns);  // V10: removed from its old set untraced
-  if (member.membership_track == 0) {
-    member.membership_track =
-        timeline_.add_track(0, TrackKind::kSlices, queue_label(member_id) + " set membership");
-  }
-  timeline_.slice_begin(ts_ns, member.membership_track, names_.intern("in set " + queue_label(set_id)));
-  member.in_set = set_id;
+  syncs_.object(SyncFamily::kQueue, set_id).queue_kind = kQueueSetKind;
+  syncs_.instant(SyncFamily::kQueue, set_id, ts_ns, label);
 }
 
 void TraceInterpreter::handle(const QueueSetSend& e, Context& c) {
   count_queue_op(e.set_id, QueueOp::kSend);
   queue_fill(e.set_id, c.ts_ns, e.len_after, tasks_.running(c.core.id));
-  join_queue_set(e.set_id, e.member_id, c.ts_ns);
+  syncs_.join_set(SyncFamily::kQueue, e.set_id, e.member_id, c.ts_ns);
   queue_set_instant(e.set_id, c.ts_ns, queue_label(e.member_id) + " ready");
 }
 
 void TraceInterpreter::handle(const QueueSetAdd& e, Context& c) {
-  join_queue_set(e.set_id, e.member_id, c.ts_ns);
+  syncs_.join_set(SyncFamily::kQueue, e.set_id, e.member_id, c.ts_ns);
   queue_set_instant(e.set_id, c.ts_ns, "added " + queue_label(e.member_id));
 }
 
 void TraceInterpreter::handle(const QueueSetRemove& e, Context& c) {
-  Queue& member = queue(e.member_id);
+  SyncObjects::Object& member = syncs_.object(SyncFamily::kQueue, e.member_id);
   if (member.in_set == e.set_id) {
-    leave_queue_set(member, c.ts_ns);
+    syncs_.leave_set(member, c.ts_ns);
   }
   queue_set_instant(e.set_id, c.ts_ns, "removed " + queue_label(e.member_id));
 }

@@ -53,76 +53,48 @@ std::string command_label(FrTimerCommand command, std::uint32_t value) {
 
 }  // namespace
 
-std::string TraceInterpreter::timer_label(std::uint32_t id) {
-  const Timer* t = timers_.find(id);
-  return t != nullptr && !t->name.empty() ? t->name : "timer " + std::to_string(id);
-}
-
-TraceInterpreter::Timer& TraceInterpreter::timer(std::uint32_t id) {
-  bool created = false;
-  Timer& t = timers_.get(id, created);
-  if (t.track == 0) {
-    t.track = timeline_.add_track(0, TrackKind::kSlices, timer_label(id) + " (timer)");
-  }
-  return t;
-}
-
-void TraceInterpreter::timer_stop(Timer& t, std::uint64_t ts_ns) {
-  if (t.active) {
-    timeline_.slice_end(ts_ns, t.track);
-    t.active = false;
-  }
-}
-
-void TraceInterpreter::timer_start(Timer& t, std::uint64_t ts_ns) {
-  timer_stop(t, ts_ns);
-  timeline_.slice_begin(ts_ns, t.track, names_.intern("Active, period " + std::to_string(t.period) + " ticks"));
-  t.active = true;
+// Met first by any event but its name, a timer gets its track at once.
+void TraceInterpreter::timer_start(std::uint32_t id, std::uint64_t ts_ns) {
+  const std::uint32_t period = syncs_.object(SyncFamily::kTimer, id).period;
+  syncs_.activity_begin(SyncFamily::kTimer, id, ts_ns, "Active, period " + std::to_string(period) + " ticks");
 }
 
 void TraceInterpreter::handle(const TimerCreated& e, Context&) {
-  Timer& t = timer(e.timer_id);
+  syncs_.events_track(SyncFamily::kTimer, e.timer_id);
+  SyncObjects::Object& t = syncs_.object(SyncFamily::kTimer, e.timer_id);
   t.period = e.period;
   t.auto_reload = e.auto_reload;
 }
 
-void TraceInterpreter::handle(const TimerName& e, Context&) {
-  bool created = false;
-  Timer& t = timers_.get(e.timer_id, created);
-  t.name.assign(e.name);
-  if (t.track != 0) {
-    timeline_.rename(t.track, t.name + " (timer)");
-  }
-}
+void TraceInterpreter::handle(const TimerName& e, Context&) { syncs_.name(SyncFamily::kTimer, e.timer_id, e.name); }
 
 void TraceInterpreter::handle(const TimerCommandSend& e, Context& c) {
-  const std::string label = command_label(e.command, e.value) + " requested" + (e.sent ? "" : " (timer queue full)");
-  timeline_.instant(c.ts_ns, timer(e.timer_id).track, names_.intern(label));
+  syncs_.instant(SyncFamily::kTimer, e.timer_id, c.ts_ns,
+                 command_label(e.command, e.value) + " requested" + (e.sent ? "" : " (timer queue full)"));
 }
 
 void TraceInterpreter::handle(const TimerCommandReceived& e, Context& c) {
-  Timer& t = timer(e.timer_id);
+  syncs_.events_track(SyncFamily::kTimer, e.timer_id);
   if (changes_period(e.command)) {
-    t.period = e.value;
-    timer_start(t, c.ts_ns);
+    syncs_.object(SyncFamily::kTimer, e.timer_id).period = e.value;
+    timer_start(e.timer_id, c.ts_ns);
   } else if (starts(e.command)) {
-    timer_start(t, c.ts_ns);
+    timer_start(e.timer_id, c.ts_ns);
   } else {
-    timer_stop(t, c.ts_ns);  // stop, delete
+    syncs_.activity_end(SyncFamily::kTimer, e.timer_id, c.ts_ns);  // stop, delete
   }
   // A delete the queue took is not traced where it was sent (the timer may be
   // freed by then): its receipt shows it.
   if (e.command == FrTimerCommand::FRTC_DELETE) {
-    timeline_.instant(c.ts_ns, t.track, names_.intern("deleted"));
+    syncs_.instant(SyncFamily::kTimer, e.timer_id, c.ts_ns, "deleted");
   }
 }
 
 // A one-shot timer stops when it expires; an auto-reload one goes on.
 void TraceInterpreter::handle(const TimerExpired& e, Context& c) {
-  Timer& t = timer(e.timer_id);
-  timeline_.instant(c.ts_ns, t.track, names_.intern("expired"));
-  if (!t.auto_reload) {
-    timer_stop(t, c.ts_ns);
+  syncs_.instant(SyncFamily::kTimer, e.timer_id, c.ts_ns, "expired");
+  if (!syncs_.object(SyncFamily::kTimer, e.timer_id).auto_reload) {
+    syncs_.activity_end(SyncFamily::kTimer, e.timer_id, c.ts_ns);
   }
 }
 

@@ -16,7 +16,8 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       observer_(options.observer),
       isrs_(timeline, observer_),
       markers_(timeline, observer_),
-      tasks_(timeline, observer_, "task") {
+      tasks_(timeline, observer_, "task"),
+      syncs_(timeline, observer_) {
   for (const EventInfo& info : all_event_infos()) {
     event_name_ids_.push_back(names_.intern(info.name));
     auto& fields = field_name_ids_.emplace_back();
@@ -224,7 +225,7 @@ void TraceInterpreter::name_observed() {
   for (auto& [id, t] : tasks_.entries()) {
     markers_.observe_unused(t.markers);
   }
-  name_observed_queues();
+  syncs_.name_observed([](const SyncObjects::Object& q) { return is_freertos_mutex(q.queue_kind); });
 }
 
 // ---- helpers -------------------------------------------------------------------

@@ -13,8 +13,9 @@
 //
 // Interrupt handlers, markers and threads are kept by RTOS-neutral trackers
 // (isr_tracker.hpp, marker_tracker.hpp, thread_tracker.hpp); the handlers of
-// the FreeRTOS events decide what happens and call them. Sync objects (queues,
-// event groups, stream buffers, timers) are still kept here.
+// the FreeRTOS events decide what happens and call them; so do sync objects
+// (sync_object_tracker.hpp: queues, semaphores, mutexes, event groups, stream
+// buffers, timers, queue sets).
 #pragma once
 
 #include <array>
@@ -34,6 +35,7 @@
 #include "trace/isr_tracker.hpp"
 #include "trace/marker_tracker.hpp"
 #include "trace/names.hpp"
+#include "trace/sync_object_tracker.hpp"
 #include "trace/thread_tracker.hpp"
 #include "trace/timeline.hpp"
 #include "trace/trace_observer.hpp"
@@ -102,33 +104,17 @@ class TraceInterpreter {
   };
   using Tasks = ThreadTracker<FreeRtosTask>;
   using Task = Tasks::Thread;
-  struct EventGroup {
-    TrackId track = 0;  // "<group> bits" counter
-    std::string name;
-  };
-  struct StreamBuffer {
-    TrackId track = 0;  // "<buffer> fill" counter
-    std::string name;
-    std::uint8_t kind = 0;  // FrStreamBufferKind
-  };
-  struct Timer {
-    TrackId track = 0;  // "<timer> (timer)" slices
-    std::string name;
-    std::uint32_t period = 0;  // ticks
+  // What only FreeRTOS knows of a sync object.
+  struct FreeRtosObject {
+    std::optional<std::uint8_t> queue_kind;  // FrQueueKind (queue family)
+    std::uint32_t period = 0;                // timers: ticks
     bool auto_reload = false;
-    bool active = false;  // an "Active" slice is open
   };
-  struct Queue {
-    TrackId track = 0;
-    bool track_is_mutex = false;
-    std::string name;
-    std::optional<std::uint8_t> kind;  // FrQueueKind
-    bool slice_open = false;
-    TraceObserver::Index obs_id = TraceObserver::kNone;
-    TrackId set_track = 0;         // a queue set: "<set> (queue set)" instants
-    TrackId membership_track = 0;  // a set's member: "<member> set membership" slices
-    std::uint32_t in_set = 0;      // the set whose "in set" slice is open (0: none)
-  };
+  using SyncObjects = SyncObjectTracker<FreeRtosObject>;
+  static bool is_freertos_mutex(std::optional<std::uint8_t> kind) {
+    return kind && (*kind == static_cast<std::uint8_t>(FrQueueKind::FRQK_MUTEX) ||
+                    *kind == static_cast<std::uint8_t>(FrQueueKind::FRQK_RECURSIVE_MUTEX));
+  }
   struct Core {
     std::uint32_t id = 0;
     TrackId process = 0, events_track = 0;
@@ -309,27 +295,14 @@ class TraceInterpreter {
   void set_priority(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t priority) {
     tasks_.set_priority(id, ts_ns, priority);
   }
-  Queue& queue(std::uint32_t id);
-  std::string queue_label(std::uint32_t id);
+  std::string queue_label(std::uint32_t id) { return syncs_.label(SyncFamily::kQueue, id); }
   void queue_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill, std::optional<std::uint32_t> by_task);
   void notify_value(std::uint32_t task_id, std::uint8_t index, std::uint64_t ts_ns, std::uint32_t value);
-  EventGroup& event_group(std::uint32_t id);
-  std::string event_group_label(std::uint32_t id);
-  void event_group_bits(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t value);
-  std::string stream_buffer_label(std::uint32_t id);
-  void stream_buffer_fill(std::uint32_t id, std::uint64_t ts_ns, std::uint32_t fill);
   void block_on_stream_buffer(Context& c, std::string_view event_name, std::string what);
-  Timer& timer(std::uint32_t id);
-  std::string timer_label(std::uint32_t id);
-  void timer_start(Timer& t, std::uint64_t ts_ns);
-  void timer_stop(Timer& t, std::uint64_t ts_ns);
-  TrackId queue_set_track(std::uint32_t set_id);
+  void timer_start(std::uint32_t id, std::uint64_t ts_ns);
   void queue_set_instant(std::uint32_t set_id, std::uint64_t ts_ns, const std::string& label);
-  void join_queue_set(std::uint32_t set_id, std::uint32_t member_id, std::uint64_t ts_ns);
-  void leave_queue_set(Queue& member, std::uint64_t ts_ns);
   void finish_freertos();
   void name_observed();
-  void name_observed_queues();
 
   Timeline& timeline_;
   NameTable& names_;
@@ -342,10 +315,7 @@ class TraceInterpreter {
   std::deque<Core> cores_;          // a deque: growing it never moves a Core that a Context refers to
   std::vector<Core*> active_cores_;  // by core id; nullptr until the core has its tracks (fast lookup)
   MarkerScope global_markers_;
-  IdMap<Queue> queues_;
-  IdMap<EventGroup> event_groups_;
-  IdMap<StreamBuffer> stream_buffers_;
-  IdMap<Timer> timers_;
+  SyncObjects syncs_;
   TrackId diagnostics_track_ = 0;
   std::uint64_t diagnostics_on_track_ = 0;
   std::array<std::uint64_t, static_cast<std::size_t>(DiagnosticKind::kCount)> left_off_track_{};

@@ -135,7 +135,8 @@ __attribute__((noinline)) rt::Delivery send_core_id(unsigned core) noexcept {
 // ahead of every core's first event, whoever gathers it and when.
 //
 // Then every core's metadata buffer, each after a core_id event naming its
-// core and followed by a metadata_overflow event if it lost any; then a
+// core and followed by a metadata_overflow event if it lost any (the core
+// does not report the same totals again before its first event); then a
 // core_id event for the calling core, whose events follow. True if anything
 // was dropped (after the retries).
 bool send_metadata() noexcept {
@@ -158,6 +159,7 @@ bool send_metadata() noexcept {
         if (failed(send_start_report(core, rt::kMetadataOverflowSpec, tband_portTIMESTAMP()))) {
           return true;
         }
+        rt::metadata_loss_sent_at_start(core, meta.lost_evts);
       }
     }
     return failed(send_core_id(rt::current_core()));

@@ -110,6 +110,12 @@ ReportsOutcome emit_reports(unsigned core) noexcept {
       if (!kUseMetadataBuf || !reports.overflow_pending) {
         return ReportsOutcome::kProceed;
       }
+      if constexpr (kUseMetadataBuf && kStartReportsMetadataLoss) {
+        if (metadata_loss_in_trace(core)) {
+          reports.overflow_pending = false;  // the stream's start said it
+          return ReportsOutcome::kProceed;
+        }
+      }
     }
     Delivery delivery;
     std::uint32_t spec = kMetadataOverflowSpec;

@@ -45,8 +45,10 @@ __attribute__((noinline)) void tband::rt::hook::trace_hook_shared(std::uint32_t 
 
 extern "C" void tband_gather_system_metadata(void) {
   trace_hook(kKind<enc::TsResolutionNs, kMetaU64>, 0, tband_portTIMESTAMP_RESOLUTION_NS);
-  if constexpr (enc::kHasUserEvents) {
-    send_schema_id();  // only firmware with user groups: tband's own schema needs no naming
+  // Only firmware with user groups names its schema (tband's own needs no
+  // naming); with a metadata buffer, the buffer does that by itself.
+  if constexpr (enc::kHasUserEvents && !tband::rt::kUseMetadataBuf) {
+    send_schema_id();
   }
 }
 

@@ -9,9 +9,21 @@
 
 namespace tband::rt {
 
-void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept {
-  MetadataBuffer& meta = per_core(g_metadata, core);
-  LockGuard<Spinlock> guard(meta.lock);
+namespace {
+
+// schema_id as a frame, encoded at compile time: a constant in flash, as long
+// as the schema's user group names make it.
+constexpr std::size_t schema_frame_len() {
+  std::uint8_t frame[enc::SchemaId::kMaxFramedLen] = {};
+  return enc::encode_schema_id(frame, enc::kSchemaTraceId, enc::kUserGroupNames);
+}
+struct SchemaFrame {
+  std::uint8_t bytes[schema_frame_len()] = {};
+  constexpr SchemaFrame() { (void)enc::encode_schema_id(bytes, enc::kSchemaTraceId, enc::kUserGroupNames); }
+};
+
+// With the buffer's lock held.
+void append_locked(unsigned core, MetadataBuffer& meta, const std::uint8_t* frame, std::size_t len) noexcept {
   const std::size_t used = meta.used;
   if (len <= tband_configMETADATA_BUF_SIZE - used) {
     meta.used = used + len;  // first: nothing stays live across the copy (readers take the lock)
@@ -23,6 +35,22 @@ void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) 
     reports.overflow_pending = true;
     reports.force();
   }
+}
+
+}  // namespace
+
+void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept {
+  MetadataBuffer& meta = per_core(g_metadata, core);
+  LockGuard<Spinlock> guard(meta.lock);
+  if constexpr (kNamesSchemaInMetadata) {
+    // An untouched buffer (nothing kept, nothing lost) gets schema_id first:
+    // no flag needed, and a buffer too small for it says so as a loss.
+    if (meta.used == 0 && meta.lost_evts == 0) {
+      static constexpr SchemaFrame kSchemaFrame{};
+      append_locked(core, meta, kSchemaFrame.bytes, sizeof kSchemaFrame.bytes);
+    }
+  }
+  append_locked(core, meta, frame, len);
   backend::metadata_changed(core, meta);
 }
 

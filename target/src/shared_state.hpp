@@ -57,4 +57,23 @@ inline MetadataView metadata_view(unsigned core) noexcept {
   return {metadata_storage(core), meta.used, meta.lost_evts, meta.lost_bytes};
 }
 
+#if tband_configUSE_BACKEND_STREAMING == 1
+/// A stream start sent the core's loss totals, as they were then.
+inline void metadata_loss_sent_at_start(unsigned core, std::uint32_t lost_evts) noexcept {
+  MetadataBuffer& meta = per_core(g_metadata, core);
+  LockGuard<Spinlock> guard(meta.lock);
+  meta.lost_evts_sent_at_start = lost_evts;
+}
+
+/// True if the trace has the core's loss totals already (a stream start
+/// sent them and nothing was lost since).
+inline bool metadata_loss_in_trace(unsigned core) noexcept {
+  MetadataBuffer& meta = per_core(g_metadata, core);
+  LockGuard<Spinlock> guard(meta.lock);
+  return meta.lost_evts == meta.lost_evts_sent_at_start;
+}
+#else
+inline bool metadata_loss_in_trace(unsigned) noexcept { return false; }
+#endif
+
 }  // namespace tband::rt

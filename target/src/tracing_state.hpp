@@ -9,6 +9,7 @@
 #include <atomic>
 
 #include "core_reports.hpp"
+#include "metadata_buffer.hpp"
 #include "runtime.hpp"
 #include "shared_atomic.hpp"
 
@@ -88,6 +89,9 @@ inline int start_tracing(Prepare&& prepare) noexcept {
   return with_state_lock([&] {
     if (!all_backends_finished_locked()) {
       return -1;
+    }
+    if constexpr (kNamesSchemaInMetadata) {
+      metadata_append(current_core(), nullptr, 0);  // a trace that names nothing still names its schema
     }
     const int result = prepare();
     if (result == 0) {

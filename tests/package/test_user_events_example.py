@@ -121,10 +121,13 @@ class ExampleProject(unittest.TestCase):
         self.assertEqual(names.count("evtmarker_begin"), 4)
         moves_left = [e["fields"]["val"] for e in events if e["event"] == "valmarker"]
         self.assertEqual(moves_left, [4, 3, 2, 1])
-        # The trace names the schema it was written with.
+        # The trace names the schema it was written with, by itself (README's
+        # recipe asks nothing for it): schema_id comes first in the metadata,
+        # before the first name the firmware gave.
         schema = json.loads(descriptor.read_text())
         ids = [e["fields"] for e in events if e["event"] == "schema_id"]
         self.assertEqual(ids, [{"wire_hash": int(schema["trace_id"], 16), "user_groups": "motor"}])
+        self.assertLess(names.index("schema_id"), names.index("isr_name"), trace.name)
         dropped = [e["fields"]["cnt"] for e in events if e["event"] == "dropped_evt_cnt"]
         self.assertTrue(dropped and set(dropped) == {0}, dropped)
         return events
@@ -178,11 +181,23 @@ class ExampleProject(unittest.TestCase):
             trace = build / f"{backend}.bin"
             run([build / f"motor_host_{backend}", trace])
             events = self.check_trace(trace, descriptor)
+            self.check_names_its_schema(trace, descriptor)
             self.check_display(trace, descriptor)
             # The host clock is simulated: the first move starts 1.25 ms in.
             begin = next(e for e in events if e["event"] == "motor_move_begin")
             self.assertEqual(begin["ts_ns"], 1_250_000)
         self.check_encoder_tool(build, descriptor)
+
+    def check_names_its_schema(self, trace: Path, descriptor: Path) -> None:
+        """README step 5: with the descriptor next to the trace, no flag."""
+        folder = self.root / f"no_flag_{trace.stem}"
+        folder.mkdir()
+        shutil.copy(trace, folder / trace.name)
+        shutil.copy(descriptor, folder / "tband_schema.json")
+        result = run([self.tband, "dump", "--json", "--strict", folder / trace.name])
+        events = [json.loads(line) for line in result.stdout.splitlines()]
+        motor = [(e["event"], e["fields"]) for e in events if e["event"].startswith("motor_")]
+        self.assertEqual(motor, expected_motor_events(), trace.name)
 
     def check_encoder_tool(self, build: Path, descriptor: Path) -> None:
         """README's tband_generate(... LIBRARY ...) recipe: motor_frames encodes

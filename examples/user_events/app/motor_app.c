@@ -46,7 +46,7 @@ void motor_app_name_everything(void) {
   tband_valmarker_name(MOVES_LEFT, "moves left");
   tband_motor_name(MOTOR_X, "x-axis");
   tband_motor_name(MOTOR_Y, "y-axis");
-  tband_gather_system_metadata(); /* the timestamp resolution, and which schema wrote the trace */
+  tband_gather_system_metadata(); /* the timestamp resolution (the tracer names the schema by itself) */
 }
 
 void motor_app_start(void) { tband_motor_alert(MOTOR_ALERT_COLD, -12, "cold start"); }
