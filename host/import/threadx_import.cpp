@@ -8,6 +8,7 @@
 #include "decode/schema_info.hpp"
 #include "import/threadx_buffer.hpp"
 #include "trace/isr_tracker.hpp"
+#include "trace/sync_object_tracker.hpp"
 #include "trace/thread_tracker.hpp"
 
 namespace tband::threadx {
@@ -57,13 +58,13 @@ constexpr LevelOp level_op(std::uint32_t event) {
 }
 constexpr std::uint32_t kBlockAllocate = 10, kBlockRelease = 17;
 
-struct SyncObject {
-  Level level = Level::kNone;
-  TrackId track = 0;
-  bool started = false, holder_open = false;
+// What only ThreadX knows of a sync object (SyncObjectTracker's Extra).
+struct ObjectExtra {
+  Level kind = Level::kNone;  // which calls it takes
+  bool started = false;       // its level shown
   std::uint32_t owner = 0;
   std::optional<std::uint32_t> free_blocks;
-  TraceObserver::Index obs_id = TraceObserver::kNone;
+  TraceObserver::Index counter_obs = TraceObserver::kNone;  // a pool's "free blocks" counter
 };
 
 struct ThreadExtra {
@@ -86,7 +87,10 @@ class Importer {
         diagnostics_(diagnostics),
         observer_(options.observer),
         isrs_(timeline, observer_),
-        threads_(timeline, observer_, "thread") {
+        threads_(timeline, observer_, "thread"),
+        sync_(timeline, observer_) {
+    // ThreadX's words; a semaphore is in the queue family, its count its " fill" (as FreeRTOS's).
+    sync_.style(SyncFamily::kPool).level_suffix = " free blocks";
     names_.intern("Running");
     message_name_ = names_.intern("message");
     diagnostics_track_ = timeline_.add_track(0, TrackKind::kSlices, "Diagnostics");
@@ -141,11 +145,7 @@ class Importer {
     for (index_ = 0; index_ < entries.size(); ++index_) {
       on_entry(entries[index_]);
     }
-    for (auto& [pointer, o] : sync_) {
-      if (o.level != Level::kBlockPool) {
-        observer_.name_queue(o.obs_id, object_label(pointer), o.level == Level::kMutex);
-      }
-    }
+    sync_.name_observed([](const SyncObject& o) { return o.kind == Level::kMutex; });
     for (const auto& [id, count] : unknown_ids_) {
       diagnose(DiagnosticKind::kUnknownEventId, std::nullopt,
                input_ + ": " + std::to_string(count) + " entr" + (count == 1 ? "y" : "ies") + " with event id " +
@@ -161,6 +161,8 @@ class Importer {
  private:
   using Threads = ThreadTracker<ThreadExtra>;
   using Thread = Threads::Thread;
+  using SyncObjects = SyncObjectTracker<ObjectExtra>;
+  using SyncObject = SyncObjects::Object;
 
   [[nodiscard]] std::uint64_t ns(std::uint64_t ticks) const {
     return ticks / hz_ * 1'000'000'000u + ticks % hz_ * 1'000'000'000u / hz_;
@@ -209,7 +211,7 @@ class Importer {
         TaskState state = suspended_state(e.info[0], e.info[1], in_thread ? e.thread : 0);
         if (t.last_op.level == Level::kQueue || t.last_op.level == Level::kSemaphore) {
           // The call it made last could not go through: it waits.
-          if (SyncObject* o = find_sync(t.last_object)) {
+          if (SyncObject* o = sync_.find(SyncFamily::kQueue, t.last_object)) {
             observer_.queue_op(o->obs_id, t.last_op.delta > 0 ? QueueOp::kBlockedSend : QueueOp::kBlockedReceive);
           }
           t.last_op = {};
@@ -302,40 +304,28 @@ class Importer {
     return r != nullptr && !r->name.empty() ? r->name : std::string{object_type_name(r != nullptr ? r->type : 0)} + " " + hex(pointer);
   }
 
-  SyncObject* find_sync(std::uint32_t pointer) {
-    const auto it = sync_.find(pointer);
-    return it != sync_.end() ? &it->second : nullptr;
-  }
+  static SyncFamily family(Level level) { return level == Level::kBlockPool ? SyncFamily::kPool : SyncFamily::kQueue; }
 
-  // The object's level track: "<queue> fill", "<semaphore> count", "<mutex>
-  // holder" slices, "<pool> free blocks", on top like FreeRTOS's queues.
+  // The object in the model's tracker ("<queue> fill", "<semaphore> fill",
+  // "<mutex> holder" slices, "<pool> free blocks"), named from the registry.
   SyncObject& sync(std::uint32_t pointer, Level level) {
-    auto [it, created] = sync_.try_emplace(pointer);
-    SyncObject& o = it->second;
-    if (created) {
-      o.level = level;
-      const std::string label = object_label(pointer);
-      switch (level) {
-        case Level::kMutex:
-          o.track = timeline_.add_track(0, TrackKind::kSlices, label + " holder");
-          o.obs_id = observer_.add_queue();
-          break;
-        case Level::kBlockPool:
-          o.track = timeline_.add_track(0, TrackKind::kCounter, label + " free blocks");
-          o.obs_id = observer_.add_counter(label + " free blocks");
-          break;
-        default:
-          o.track = timeline_.add_track(0, TrackKind::kCounter, label + (level == Level::kQueue ? " fill" : " count"));
-          o.obs_id = observer_.add_queue();
-          break;
-      }
+    const SyncFamily f = family(level);
+    if (SyncObject* o = sync_.find(f, pointer)) {
+      return *o;
+    }
+    SyncObject& o = sync_.object(f, pointer);
+    o.kind = level;
+    sync_.name(f, pointer, object_label(pointer));
+    if (level == Level::kBlockPool) {
+      o.counter_obs = observer_.add_counter(o.name + " free blocks");
     }
     return o;
   }
 
   void show_level(const Entry& e, const LevelOp& op, std::uint64_t ts, std::uint32_t caller) {
     SyncObject& o = sync(e.info[0], op.level);
-    if (o.level != op.level) {
+    const std::uint32_t id = e.info[0];
+    if (o.kind != op.level) {
       return;  // a queue's pointer in a mutex call (a corrupt entry): its track stays what it was
     }
     const std::uint32_t before = e.info[op.field];
@@ -345,16 +335,16 @@ class Importer {
       case Level::kSemaphore: {
         observer_.queue_op(o.obs_id, op.delta > 0 ? QueueOp::kSend : QueueOp::kReceive);
         if (!o.started) {
-          set_fill(o, ts, before);
+          set_fill(id, o, ts, before);
         }
         // The last call on the object: it went through unless it had nothing to take.
         const std::uint32_t after = recorded.value_or(op.delta < 0 && before == 0 ? 0 : before + static_cast<std::uint32_t>(op.delta));
-        set_fill(o, ts, after);
+        set_fill(id, o, ts, after);
         return;
       }
       case Level::kMutex: {
         if (!o.started) {
-          set_owner(o, ts, before);
+          set_owner(id, o, ts, before);
         }
         // The last call: a get of a free mutex takes it, a put by the owner frees it.
         std::uint32_t after = before;
@@ -365,7 +355,7 @@ class Importer {
         } else if (!op.take && e.info[2] <= 1) {
           after = 0;
         }
-        set_owner(o, ts, after);
+        set_owner(id, o, ts, after);
         return;
       }
       case Level::kBlockPool: {
@@ -376,8 +366,8 @@ class Importer {
           ++*o.free_blocks;  // no thread waiting for it: back in the pool
         }
         if (o.free_blocks) {
-          timeline_.counter(ts, o.track, *o.free_blocks);
-          observer_.counter(o.obs_id, ts, *o.free_blocks);
+          sync_.level(SyncFamily::kPool, id, ts, *o.free_blocks);
+          observer_.counter(o.counter_obs, ts, *o.free_blocks);
         }
         return;
       }
@@ -386,33 +376,27 @@ class Importer {
     }
   }
 
-  void set_fill(SyncObject& o, std::uint64_t ts, std::uint32_t fill) {
+  void set_fill(std::uint32_t id, SyncObject& o, std::uint64_t ts, std::uint32_t fill) {
     o.started = true;
-    timeline_.counter(ts, o.track, fill);
+    sync_.level(SyncFamily::kQueue, id, ts, fill);
     observer_.queue_fill(o.obs_id, ts, fill);
   }
 
-  void set_owner(SyncObject& o, std::uint64_t ts, std::uint32_t owner) {
+  void set_owner(std::uint32_t id, SyncObject& o, std::uint64_t ts, std::uint32_t owner) {
     if (o.started && owner == o.owner) {
       return;
     }
     o.started = true;
     o.owner = owner;
-    if (o.holder_open) {
-      timeline_.slice_end(ts, o.track);
-    }
+    std::optional<std::string> holder;
     if (owner != 0) {
+      thread(owner, ts);
+      holder = threads_.label(owner);
       observer_.mutex_taken(o.obs_id, ts);
     } else {
       observer_.mutex_released(o.obs_id, ts);
     }
-    std::string text = "Available";
-    if (owner != 0) {
-      thread(owner, ts);
-      text = "Taken by " + threads_.label(owner);
-    }
-    timeline_.slice_begin(ts, o.track, names_.intern(text));
-    o.holder_open = true;
+    sync_.hold(SyncFamily::kQueue, id, ts, holder);
   }
 
   // What a thread suspended by `by` (0: an ISR or nobody known) is now.
@@ -555,12 +539,12 @@ class Importer {
   ObserverPort observer_;
   IsrTracker isrs_;
   Threads threads_;
+  SyncObjects sync_;
   TrackId diagnostics_track_ = 0, core_process_ = 0, other_track_ = 0;
   NameId message_name_ = 0;
   NameId context_name_ = names_.intern("context");
-  std::unordered_map<std::uint32_t, const RegistryEntry*> objects_;
+  std::unordered_map<std::uint32_t, const RegistryEntry*> objects_;  // the registry, by pointer
   std::unordered_map<std::uint32_t, Kind> kinds_;
-  std::map<std::uint32_t, SyncObject> sync_;  // by pointer; ordered: observed in a stable order
   std::vector<std::optional<std::uint32_t>> after_;  // by entry: its object's level after it, when recorded
   std::size_t index_ = 0;                             // the entry being imported
   std::map<std::uint32_t, std::uint64_t> unknown_ids_;  // sorted: reported in id order

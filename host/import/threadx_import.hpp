@@ -1,5 +1,5 @@
 // The ThreadX importer: a trace buffer (threadx_buffer.hpp) -> the model's
-// RTOS-neutral trackers (threads, ISRs), the Timeline and the
+// RTOS-neutral trackers (threads, ISRs, sync objects), the Timeline and the
 // TraceObserver, so that conv, stats, check and report show a ThreadX trace
 // on the same tracks and under the same names as a FreeRTOS one. Every other
 // service call and every user event is an instant with its fields named.

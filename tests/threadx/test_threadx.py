@@ -110,7 +110,7 @@ class Checks:
         self.assertEqual(max(fill), max(recorded))
         self.assertTrue(all(0 <= v <= fact["queue_depth"] for v in fill))
         self.assertTrue(set(recorded) <= set(fill))
-        self.assertEqual(min(v for _, v in view.track("tick_sem count", "")["counter"]), 0)
+        self.assertEqual(min(v for _, v in view.track("tick_sem fill", "")["counter"]), 0)
         self.assertEqual({v for _, v in view.track("msg_pool free blocks", "")["counter"]}, {7, 8})
         holder = view.track("shared_mutex holder", "")["slices"]
         self.assertEqual([s["name"] for s in holder], ["Available", "Taken by low", "Taken by high", "Available"])
