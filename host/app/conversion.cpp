@@ -8,6 +8,8 @@
 #include "import/decode_pipeline.hpp"
 #include "import/event_stream.hpp"
 #include "import/interpret_item.hpp"
+#include "import/threadx_buffer.hpp"
+#include "import/threadx_import.hpp"
 #include "json/json_writer.hpp"
 #include "perfetto/perfetto_writer.hpp"
 #include "vcd/vcd_writer.hpp"
@@ -76,6 +78,43 @@ bool use_pipeline(const ConversionOptions& options, std::optional<std::uint64_t>
   return cores > 1 && getloadavg(&load, 1) == 1 && load + 1.0 < static_cast<double>(cores);
 }
 
+void convert_tband(const ConversionOptions& options, std::vector<std::unique_ptr<EventStream>>& streams,
+                   const std::vector<std::string>& input_names, std::optional<std::uint64_t> total_bytes,
+                   Timeline& timeline, ConversionResult& result);
+
+// A ThreadX trace buffer: read whole, imported by import/threadx_import.
+void convert_threadx(const ConversionOptions& options, InputReader& reader, Timeline& timeline,
+                     ConversionResult& result) {
+  if (options.inputs.size() != 1) {
+    throw UsageError("a ThreadX trace buffer (" + reader.spec().display_name() +
+                     ") is converted on its own: give it as the only input");
+  }
+  std::vector<std::uint8_t> bytes;
+  for (auto chunk = reader.next(); !chunk.empty(); chunk = reader.next()) {
+    if (bytes.size() + chunk.size() > InputReader::kMaxDetectionBuffer) {
+      throw InputError(reader.spec().display_name() + ": a ThreadX trace buffer larger than " +
+                       std::to_string(InputReader::kMaxDetectionBuffer >> 20) + " MiB");
+    }
+    bytes.insert(bytes.end(), chunk.begin(), chunk.end());
+  }
+  result.input_bytes = reader.raw_bytes_read();
+  threadx::ImportResult imported;
+  try {
+    imported = threadx::import_buffer(bytes, reader.spec().display_name(),
+                                      {options.threadx_clock_hz, options.interpreter.observer}, timeline,
+                                      result.diagnostics);
+  } catch (const threadx::BufferError& e) {
+    throw InputError(reader.spec().display_name() + ": " + e.what());
+  }
+  result.events = imported.events;
+  result.first_ts_ns = imported.first_ts_ns;
+  result.last_ts_ns = imported.last_ts_ns;
+  result.notes.push_back(reader.spec().display_name() + ": format threadx");
+  for (std::string& note : imported.notes) {
+    result.notes.push_back(std::move(note));
+  }
+}
+
 }  // namespace
 
 ConversionResult convert(const ConversionOptions& options) {
@@ -85,8 +124,13 @@ ConversionResult convert(const ConversionOptions& options) {
   std::vector<std::unique_ptr<EventStream>> streams;
   std::vector<std::string> input_names;
   std::optional<std::uint64_t> total_bytes = 0;
+  std::unique_ptr<InputReader> threadx_reader;  // a ThreadX trace buffer (the only input, or an error)
   for (const InputSpec& spec : options.inputs) {
     auto reader = std::make_unique<InputReader>(spec, options.format);
+    if (reader->format_name() == "threadx") {
+      threadx_reader = std::move(reader);
+      continue;
+    }
     if (reader->raw_size() && total_bytes) {
       *total_bytes += *reader->raw_size();
     } else {
@@ -121,6 +165,42 @@ ConversionResult convert(const ConversionOptions& options) {
     timeline.add_sink(*vcd);
   }
 
+  if (threadx_reader) {
+    convert_threadx(options, *threadx_reader, timeline, result);
+  } else {
+    convert_tband(options, streams, input_names, total_bytes, timeline, result);
+  }
+  result.tracks = timeline.track_count();
+  result.interned_names = names.size();
+  if (json) {
+    json->finish();
+  }
+  if (vcd) {
+    vcd->finish();
+    result.vcd_translate_filter = vcd->translate_filter();
+    result.vcd_clamped = vcd->clamped();
+  }
+  for (auto* out : {perfetto_out ? &*perfetto_out : nullptr, json_out ? &*json_out : nullptr,
+                    vcd_out ? &*vcd_out : nullptr}) {
+    if (out != nullptr) {
+      out->flush();
+      if (out->failed()) {
+        throw std::runtime_error(out->name() + ": write failed");
+      }
+    }
+  }
+  result.perfetto_bytes = perfetto_out ? perfetto_out->bytes_written() : 0;
+  result.json_bytes = json_out ? json_out->bytes_written() : 0;
+  result.vcd_bytes = vcd_out ? vcd_out->bytes_written() : 0;
+  return result;
+}
+
+namespace {
+
+// tband's own traces: decoded, merged streams -> the interpreter.
+void convert_tband(const ConversionOptions& options, std::vector<std::unique_ptr<EventStream>>& streams,
+                   const std::vector<std::string>& input_names, std::optional<std::uint64_t> total_bytes,
+                   Timeline& timeline, ConversionResult& result) {
   TraceInterpreter interpreter{timeline, result.diagnostics, options.interpreter};
   ItemCounts counts;
   const auto report_progress = [&] {
@@ -174,29 +254,8 @@ ConversionResult convert(const ConversionOptions& options) {
     throw InputError("no valid events in the input: all " + std::to_string(result.decode_errors) +
                      " frame(s) failed to decode (is it a tband trace? is --format right?)");
   }
-  result.tracks = timeline.track_count();
-  result.interned_names = names.size();
-  if (json) {
-    json->finish();
-  }
-  if (vcd) {
-    vcd->finish();
-    result.vcd_translate_filter = vcd->translate_filter();
-    result.vcd_clamped = vcd->clamped();
-  }
-  for (auto* out : {perfetto_out ? &*perfetto_out : nullptr, json_out ? &*json_out : nullptr,
-                    vcd_out ? &*vcd_out : nullptr}) {
-    if (out != nullptr) {
-      out->flush();
-      if (out->failed()) {
-        throw std::runtime_error(out->name() + ": write failed");
-      }
-    }
-  }
-  result.perfetto_bytes = perfetto_out ? perfetto_out->bytes_written() : 0;
-  result.json_bytes = json_out ? json_out->bytes_written() : 0;
-  result.vcd_bytes = vcd_out ? vcd_out->bytes_written() : 0;
-  return result;
 }
+
+}  // namespace
 
 }  // namespace tband

@@ -56,6 +56,8 @@ struct ConversionOptions {
   std::function<void(std::uint64_t, std::optional<std::uint64_t>)> progress;
   /// The output is the same whatever this says.
   ConversionThreads threads = ConversionThreads::kAuto;
+  /// Ticks per second of a ThreadX buffer's time stamps (--threadx-clock-hz); unset: threadx::kDefaultClockHz.
+  std::optional<std::uint64_t> threadx_clock_hz;
 };
 
 struct ConversionResult {

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <charconv>
+#include <map>
+#include <unordered_map>
 #include <memory>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "decode/event_format.hpp"
 #include "decode/utf8_text.hpp"
 #include "import/event_stream.hpp"
+#include "import/threadx_buffer.hpp"
 #include "json/field_json.hpp"
 
 namespace tband {
@@ -75,6 +78,7 @@ class InputDumper {
   DumpInputResult run(nlohmann::json* stats_json);
 
  private:
+  DumpInputResult run_threadx(InputReader& reader, nlohmann::json* stats_json);
   void error_line(const StreamItem& item, const std::string& message);
   void event_line(const StreamItem& item);
 
@@ -167,7 +171,11 @@ DumpInputResult InputDumper::run(nlohmann::json* stats_json) {
   if (schemas != nullptr) {
     schemas->reset_trace();
   }
-  EventStream stream{std::make_unique<InputReader>(input_, options_.format), 0, schemas};
+  auto reader = std::make_unique<InputReader>(input_, options_.format);
+  if (reader->format_name() == "threadx") {
+    return run_threadx(*reader, stats_json);
+  }
+  EventStream stream{std::move(reader), 0, schemas};
   DumpInputResult result;
   result.input = input_.display_name();
   if (several_ && options_.style == DumpStyle::kText) {
@@ -254,6 +262,97 @@ DumpInputResult InputDumper::run(nlohmann::json* stats_json) {
   if (result.events == 0 && result.decode_errors != 0) {
     throw InputError(result.input + ": no valid events in the input: all " + std::to_string(result.decode_errors) +
                      " frame(s) failed to decode (is it a tband trace? is --format right?)");
+  }
+  return result;
+}
+
+// A ThreadX trace buffer: its entries as stored, oldest first, times in the
+// time source's ticks (unwrapped), the running thread by its registry name.
+DumpInputResult InputDumper::run_threadx(InputReader& reader, nlohmann::json* stats_json) {
+  namespace tx = threadx;
+  DumpInputResult result;
+  result.input = input_.display_name();
+  std::vector<std::uint8_t> bytes;
+  for (auto chunk = reader.next(); !chunk.empty(); chunk = reader.next()) {
+    bytes.insert(bytes.end(), chunk.begin(), chunk.end());
+  }
+  result.input_bytes = reader.raw_bytes_read();
+  tx::Buffer buffer;
+  try {
+    buffer = tx::parse_buffer(bytes);
+  } catch (const tx::BufferError& e) {
+    throw InputError(result.input + ": " + e.what());
+  }
+  std::unordered_map<std::uint32_t, std::string> names;
+  for (const tx::RegistryEntry& r : buffer.registry) {
+    names.emplace(r.pointer, r.name);
+  }
+  const auto context = [&](std::uint32_t thread) -> std::string {
+    if (thread == tx::kIsrContext) {
+      return "ISR";
+    }
+    if (thread == tx::kInitContext) {
+      return "initialization";
+    }
+    const auto it = names.find(thread);
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", thread);
+    return it != names.end() && !it->second.empty() ? it->second : text;
+  };
+  if (several_ && options_.style == DumpStyle::kText) {
+    out_.write("# " + result.input + "\n");
+  }
+  std::map<std::string, std::uint64_t> counts;
+  for (const tx::Entry& e : buffer.entries) {
+    ++result.events;
+    const std::string name = tx::event_name(e.event);
+    const tx::EventKind* kind = tx::find_event_kind(e.event);
+    const auto field = [&](std::size_t i) -> std::string {
+      return kind != nullptr ? std::string{kind->fields[i]} : "info" + std::to_string(i + 1);
+    };
+    switch (options_.style) {
+      case DumpStyle::kStats:
+      case DumpStyle::kStatsJson:
+        ++counts[name];
+        break;
+      case DumpStyle::kText:
+        line_ = "core 0  ";
+        append_number(line_, e.time);
+        line_ += " ticks  " + name + " thread=" + context(e.thread);
+        for (std::size_t i = 0; i < 4; ++i) {
+          if (!field(i).empty()) {
+            line_ += ' ' + field(i) + '=';
+            append_number(line_, e.info[i]);
+          }
+        }
+        line_ += '\n';
+        out_.write(line_);
+        break;
+      case DumpStyle::kJsonLines: {
+        nlohmann::json fields = nlohmann::json::object();
+        for (std::size_t i = 0; i < 4; ++i) {
+          if (!field(i).empty()) {
+            fields[field(i)] = e.info[i];
+          }
+        }
+        write_json(out_, {{"core", 0}, {"event", name}, {"id", e.event}, {"offset", e.offset}, {"ts", e.time},
+                          {"thread", context(e.thread)}, {"fields", std::move(fields)}});
+        break;
+      }
+    }
+  }
+  if (options_.style == DumpStyle::kStats) {
+    if (several_) {
+      out_.write("# " + result.input + "\n");
+    }
+    for (const auto& [name, n] : counts) {
+      out_.write(name + " " + std::to_string(n) + "\n");
+    }
+    out_.write("events " + std::to_string(result.events) + "\n");
+  } else if (options_.style == DumpStyle::kStatsJson && stats_json != nullptr) {
+    *stats_json = {{"input", result.input},  {"format", "threadx"}, {"bytes", result.input_bytes},
+                   {"events", result.events}, {"decode_errors", 0},  {"unknown_frames", 0},
+                   {"by_event", counts},      {"problems", result.problems}};
   }
   return result;
 }

@@ -26,6 +26,7 @@ struct TraceInputOptions {
   bool no_progress = false;
   std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
   std::string threads = "auto";      // --threads: auto, 1 or 2
+  std::uint64_t threadx_clock_hz = 0;  // --threadx-clock-hz; 0: not given
 };
 
 struct StatsCmdOptions {

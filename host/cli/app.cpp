@@ -109,6 +109,9 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "1", "2"}))
       ->capture_default_str();
   conv_cmd->add_option("--schema", conv.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
+  conv_cmd->add_option("--threadx-clock-hz", conv.threadx_clock_hz, kThreadxClockHelp)
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000'000}))
+      ->type_name("HZ");
 
   DumpCmdOptions dump;
   CLI::App* dump_cmd = app.add_subcommand("dump", "Print every decoded event: core, time in ns, event, fields");

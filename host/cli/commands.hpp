@@ -45,6 +45,7 @@ struct ConvOptions {
   bool no_progress = false;
   std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
   std::string threads = "auto";      // --threads: auto, 1 or 2
+  std::uint64_t threadx_clock_hz = 0;  // --threadx-clock-hz; 0: not given
 };
 
 struct DumpCmdOptions {
@@ -68,6 +69,12 @@ struct ServeCmdOptions {
 inline constexpr const char* kThreadsHelp =
     "auto, 1 or 2: decode in a thread of its own while interpreting and writing (2), or all in one (1); auto: "
     "2 for inputs of 1 MiB or more when a core is idle (by the load average). The output is the same";
+/// --threadx-clock-hz of the commands that convert.
+inline constexpr const char* kThreadxClockHelp =
+    "Ticks per second of a ThreadX trace buffer's time stamps (its TX_TRACE_TIME_SOURCE); default 1000000";
+[[nodiscard]] inline std::optional<std::uint64_t> threadx_clock(std::uint64_t hz) {
+  return hz != 0 ? std::optional<std::uint64_t>{hz} : std::nullopt;
+}
 [[nodiscard]] inline ConversionThreads parse_threads(const std::string& threads) {
   return threads == "1" ? ConversionThreads::kOne : threads == "2" ? ConversionThreads::kTwo : ConversionThreads::kAuto;
 }

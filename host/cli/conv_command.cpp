@@ -119,6 +119,7 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     conversion.interpreter.mode = options.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
     conversion.interpreter.core_count = options.core_count;
     conversion.threads = parse_threads(options.threads);
+    conversion.threadx_clock_hz = threadx_clock(options.threadx_clock_hz);
     check_inputs(conversion.inputs, options.core_count);
     if ((options.output == "-") + (options.json == "-") + (options.vcd == "-") > 1) {
       throw UsageError("only one of -o -, --json - and --vcd - can write to stdout");

@@ -21,6 +21,20 @@ int sniff_bin(std::span<const std::uint8_t> head) {
   return 0;
 }
 
+}  // namespace
+
+// The id "TXTB" as a 32-bit word at the very start, in either byte order.
+int sniff_threadx(std::span<const std::uint8_t> head) {
+  if (head.size() < 4) {
+    return 0;
+  }
+  const bool big = head[0] == 0x54 && head[1] == 0x58 && head[2] == 0x54 && head[3] == 0x42;
+  const bool little = head[0] == 0x42 && head[1] == 0x54 && head[2] == 0x58 && head[3] == 0x54;
+  return big || little ? 100 : 0;
+}
+
+namespace {
+
 const std::array kFormats{
     InputFormat{"bin", "raw trace bytes (COBS frames), as the firmware sent them", sniff_bin, nullptr},
     InputFormat{"hex", "hex text, two digits per byte; any whitespace between them is ignored", sniff_hex,
@@ -30,6 +44,10 @@ const std::array kFormats{
     InputFormat{"postmortem",
                 "a RAM dump holding the post-mortem backend's block (found by its magic); each core's newest events",
                 sniff_postmortem, make_postmortem_decoder},
+    InputFormat{"threadx",
+                "a ThreadX event trace buffer (TX_ENABLE_EVENT_TRACE, TraceX's .trx) dumped from RAM, either byte "
+                "order (host/THREADX.md)",
+                sniff_threadx, nullptr},
 };
 
 }  // namespace
@@ -58,7 +76,7 @@ const InputFormat& sniff_input_format(std::span<const std::uint8_t> head) {
   if (best == nullptr) {
     throw InputFormatError(
         "cannot tell the input format: not COBS frames (bin), hex text (hex), base64 lines (base64) or a dump "
-        "with a post-mortem block (postmortem); pass --format with the right one");
+        "with a post-mortem block (postmortem) or a ThreadX trace buffer (threadx); pass --format with the right one");
   }
   return *best;
 }

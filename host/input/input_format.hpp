@@ -58,5 +58,6 @@ std::unique_ptr<ByteDecoder> make_postmortem_decoder();
 int sniff_hex(std::span<const std::uint8_t> head);
 int sniff_base64_lines(std::span<const std::uint8_t> head);
 int sniff_postmortem(std::span<const std::uint8_t> head);
+int sniff_threadx(std::span<const std::uint8_t> head);
 
 }  // namespace tband

@@ -1,0 +1,328 @@
+"""ThreadX trace buffers (issue 25): tband conv/stats/check on buffers the
+real ThreadX kernel wrote (vectors/, README.md there), read back from the
+.pftrace and checked against what the scenario did (its `fact` lines) and
+against the buffer's entries parsed here on their own; bad buffers made
+from a real one give a clear error or a diagnostic, never a crash; with a
+ThreadX tree (THREADX_PATH), the scenario runs again and its fresh buffers
+get the same checks."""
+import collections
+import json
+import os
+import struct
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from tests.cli.support import TraceView, run
+
+HERE = Path(__file__).resolve().parent
+VECTORS = HERE / "vectors"
+THREADS = ["System Timer Thread", "consumer", "high", "idle", "low", "producer", "supervisor", "waiter"]
+SCHEDULING_IDS = {1, 2, 3, 4, 5, 6}  # resume, suspend, ISR enter/exit, time slice, running: states, not instants
+
+
+def parse(data):
+    """The buffer's header fields and used entries, oldest first: an
+    independent reading of the layout in host/THREADX.md."""
+    end = "<" if data[:4] == b"BTXT" else ">"
+    h = struct.unpack_from(end + "4I2H7I", data, 0)
+    base = h[2]
+    start, stop, current = h[7] - base, h[8] - base, h[9] - base
+    entries = []
+    for i in range((stop - start) // 32):
+        at = start + (current - start + 32 * i) % (stop - start)
+        e = struct.unpack_from(end + "8I", data, at)
+        if e[0] != 0 and e[2] != 0xFFFFFFFF:
+            entries.append(e)
+    return {"endian": end, "mask": h[1], "base": base, "reg": (h[3] - base, h[6] - base), "name_size": h[5],
+            "entries": (start, stop), "current": current}, entries
+
+
+def facts(path):
+    return {k: int(v) for _, k, v in (line.split() for line in Path(path).read_text().splitlines())}
+
+
+class Checks:
+    """What every real buffer must show; self.tmp is a folder."""
+
+    def convert(self, trx, *extra):
+        out = self.tmp / (Path(trx).stem + ".pftrace")
+        proc = run(["conv", str(trx), "-o", str(out), *extra])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return TraceView(out), proc.stderr
+
+    def check_buffer(self, trx, fact):
+        data = Path(trx).read_bytes()
+        header, entries = parse(data)
+        view, stderr = self.convert(trx)
+        self.assertIn("trace buffer wrapped around", stderr)  # all 1000 entries used: the start is lost
+        self.assertEqual(view.process_names(), ["Core 0", *THREADS])
+
+        # Every service call and user event is one instant, named from its id.
+        counts = collections.Counter(e[2] for e in entries)
+        instants = collections.Counter(i["name"] for t in view.tracks.values() for i in t["instants"]
+                                       if t["name"] != "Diagnostics")
+        self.assertEqual(instants["user_event_4096"], counts[4096])
+        self.assertEqual(instants["user_event_4097"], 1)
+        self.assertEqual(instants["tx_queue_send"], counts[69])
+        self.assertEqual(instants["tx_queue_receive"], counts[68])
+        self.assertEqual(instants["tx_mutex_get"], counts[52])
+        self.assertEqual(sum(instants.values()), sum(n for i, n in counts.items() if i not in SCHEDULING_IDS))
+
+        # User events: the last rounds, in order, with their four words.
+        rounds = [i["args"] for i in view.track("Service calls", "producer")["instants"]
+                  if i["name"] == "user_event_4096"]
+        self.assertGreater(len(rounds), 10)
+        self.assertEqual([r["info1"] for r in rounds], list(range(fact["rounds"] - len(rounds) + 1, fact["rounds"] + 1)))
+        self.assertTrue(all(r["info2"] == 5 * r["info1"] and r["info3"] == 0xC0FFEE and r["info4"] == 42
+                            for r in rounds))
+        done = [i for i in view.track("Service calls", "supervisor")["instants"] if i["name"] == "user_event_4097"]
+        self.assertEqual(done[0]["args"], {"info1": fact["rounds"], "info2": fact["received"],
+                                           "info3": fact["sem_gets"], "info4": 0})
+        sends = [i for i in view.track("Service calls", "producer")["instants"] if i["name"] == "tx_queue_send"]
+        self.assertEqual(sends[0]["args"]["queue_ptr"], "work_queue")  # object pointers by their registry name
+        self.assertTrue(all(0 <= s["args"]["enqueued"] <= fact["queue_depth"] for s in sends))
+
+        # Priority inheritance: low runs at high's priority while it holds the mutex.
+        self.assertEqual([v for _, v in view.track("Priority", "low")["counter"]], [20, 5, 20])
+        high_states = [s["name"] for s in view.track("State", "high")["slices"]]
+        self.assertIn("Blocked: mutex shared_mutex", high_states)
+        self.assertEqual(high_states[-1], "Deleted")  # its entry function returned
+        inherit_at = view.track("Priority", "low")["counter"][1][0]
+        blocked = next(s for s in view.track("State", "high")["slices"] if s["name"] == "Blocked: mutex shared_mutex")
+        self.assertGreaterEqual(inherit_at, blocked["begin"])
+        self.assertLessEqual(view.track("Priority", "low")["counter"][2][0], blocked["end"])
+
+        # One thread at a time: the core's running slices do not overlap, and each thread's
+        # "Running" slices are its turns on the core.
+        running = view.track("Running task", "Core 0")["slices"]
+        self.assertEqual({s["name"] for s in running}, set(THREADS))
+        self.assertTrue(all(a["end"] <= b["begin"] for a, b in zip(running, running[1:])))
+        for name in THREADS:
+            self.assertEqual(len(view.track("Running", name)["slices"]), sum(1 for s in running if s["name"] == name))
+        self.assertIn("Blocked: queue work_queue", {s["name"] for s in view.track("State", "consumer")["slices"]})
+        self.assertIn("Blocked: event flags round_flags", {s["name"] for s in view.track("State", "waiter")["slices"]})
+
+        # Objects: the levels the calls record (before each call) are the fill, count and owner.
+        fill = [v for _, v in view.track("work_queue fill", "")["counter"]]
+        recorded = [e[7] for e in entries if e[2] in (68, 69)]  # receive, send: messages enqueued
+        self.assertEqual(max(fill), max(recorded))
+        self.assertTrue(all(0 <= v <= fact["queue_depth"] for v in fill))
+        self.assertTrue(set(recorded) <= set(fill))
+        self.assertEqual(min(v for _, v in view.track("tick_sem fill", "")["counter"]), 0)
+        self.assertEqual({v for _, v in view.track("msg_pool free blocks", "")["counter"]}, {7, 8})
+        holder = view.track("shared_mutex holder", "")["slices"]
+        self.assertEqual([s["name"] for s in holder], ["Available", "Taken by low", "Taken by high", "Available"])
+        self.assertLessEqual(holder[1]["begin"], inherit_at)  # low held it when it inherited high's priority
+        drop = view.track("Priority", "low")["counter"][2][0]  # and fell back to 20 as it gave it up
+        self.assertTrue(0 <= drop - holder[1]["end"] < 1_000_000, (holder[1], drop))
+
+        # ISRs: the tick (ISR 0), a slice per enter/exit pair.
+        isr = view.track("ISR 0", "Core 0")["slices"]
+        self.assertEqual(len(isr), min(counts[3], counts[4]))
+        self.assertTrue(all(s["end"] is not None and s["end"] >= s["begin"] for s in isr))
+        return view
+
+    def check_stats(self, trx):
+        proc = run(["stats", "--json", str(trx)])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        figures = json.loads(proc.stdout)["figures"]
+        _, entries = parse(Path(trx).read_bytes())
+        # The same names as for a FreeRTOS trace.
+        for name in ("producer", "consumer", "low", "high"):
+            self.assertGreater(figures[f"task.{name}.cpu"], 0)
+        self.assertAlmostEqual(sum(figures[f"task.{n}.cpu"] for n in THREADS), 100, delta=0.01)
+        self.assertEqual(figures["isr.ISR 0.count"], sum(1 for e in entries if e[2] == 4))
+        self.assertEqual(figures["event.user_event_4096.count"], sum(1 for e in entries if e[2] == 4096))
+        self.assertEqual(figures["diagnostics.dropped_events"], 1)
+        self.assertEqual(figures["queue.work_queue.high_water"], max(e[7] for e in entries if e[2] in (68, 69)))
+        self.assertEqual(figures["queue.work_queue.sends"], sum(1 for e in entries if e[2] == 69))
+        self.assertGreater(figures["queue.work_queue.blocked_receives"], 0)  # the consumer waits for work
+        self.assertEqual(figures["mutex.shared_mutex.takes"], 2)
+        self.assertEqual(figures["mutex.shared_mutex.held_at_end"], 0)
+        rules = self.tmp / "rules.yaml"
+        rules.write_text("allow: [dropped_events]\nrules:\n  - task.producer.cpu < 50%\n"
+                         "  - isr.ISR 0.duration.max < 5ms\n  - event.user_event_4097.count == 1\n"
+                         "  - queue.work_queue.high_water < 8\n  - mutex.shared_mutex.hold.max < 100ms\n")
+        proc = run(["check", str(trx), "--rules", str(rules)])
+        self.assertEqual(proc.returncode, 0, proc.stdout.decode() + proc.stderr)
+
+
+class Vectors(Checks, unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="tband_threadx_")
+        self.tmp = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def test_little_endian_32bit_time(self):
+        self.check_buffer(VECTORS / "linux_le32.trx", facts(VECTORS / "linux_le32.facts"))
+
+    def test_16bit_time_stamps_unwrapped(self):
+        trx = VECTORS / "linux_le32_t16.trx"
+        header, entries = parse(trx.read_bytes())
+        self.assertEqual(header["mask"], 0xFFFF)
+        view = self.check_buffer(trx, facts(VECTORS / "linux_le32_t16.facts"))
+        # Time goes forward across the five wraps of the 16-bit counter: the
+        # instants' times are the raw stamps plus 65536 per wrap, in µs.
+        unwrapped, epoch = [], 0
+        for before, e in zip([None, *entries], entries):
+            epoch += 65536 if before is not None and e[3] < before[3] else 0
+            unwrapped.append(epoch + e[3])
+        self.assertGreater(unwrapped[-1] - unwrapped[0], 5 * 65536)
+        stamps = [i["ts"] for t in view.tracks.values() if t["name"] != "Diagnostics" for i in t["instants"]]
+        self.assertTrue(set(stamps) <= {u * 1000 for u in unwrapped})
+        self.assertEqual(max(stamps) - min(stamps) <= (unwrapped[-1] - unwrapped[0]) * 1000, True)
+        self.assertGreater(max(stamps) - min(stamps), 4 * 65536 * 1000)
+
+    def test_big_endian_reads_like_little_endian(self):
+        le, _ = self.convert(VECTORS / "linux_le32.trx")
+        be, _ = self.convert(VECTORS / "linux_be32.trx")
+        strip = lambda v: sorted((t["process"], t["name"], str(t["slices"]), str(t["instants"]), str(t["counter"]))
+                                 for t in v.tracks.values() if t["name"] != "Diagnostics")
+        self.assertEqual(strip(le), strip(be))
+        self.check_buffer(VECTORS / "linux_be32.trx", facts(VECTORS / "linux_le32.facts"))
+
+    def test_auto_and_explicit_format_agree(self):
+        auto, _ = self.convert(VECTORS / "linux_le32.trx")
+        explicit, _ = self.convert(VECTORS / "linux_le32.trx", "--format", "threadx")
+        self.assertEqual(auto.tracks, explicit.tracks)
+
+    def test_clock_rate(self):
+        slow, stderr = self.convert(VECTORS / "linux_le32.trx")
+        self.assertNotIn("(the default", stderr)  # said with -v only
+        proc = run(["-v", "conv", str(VECTORS / "linux_le32.trx")])
+        self.assertIn("ThreadX time stamps: 1000000 ticks per second (the default; give --threadx-clock-hz)",
+                      proc.stderr)
+        fast, _ = self.convert(VECTORS / "linux_le32.trx", "--threadx-clock-hz", "2000000")
+        a = [i["ts"] for i in slow.track("Service calls", "producer")["instants"]]
+        b = [i["ts"] for i in fast.track("Service calls", "producer")["instants"]]
+        self.assertEqual([x // 2 for x in a], b)
+        self.assertEqual(run(["conv", str(VECTORS / "linux_le32.trx"), "--threadx-clock-hz", "0"]).returncode, 2)
+
+    def test_dump_lists_the_entries(self):
+        _, entries = parse((VECTORS / "linux_be32.trx").read_bytes())
+        proc = run(["dump", "--json", str(VECTORS / "linux_be32.trx")])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+        self.assertEqual([(d["id"], d["ts"] & 0xFFFFFFFF) for d in lines], [(e[2], e[3]) for e in entries])
+        self.assertEqual(lines[-1]["event"], "tx_interrupt_control")
+        self.assertEqual(lines[-2]["fields"], {"info1": 40, "info2": 200, "info3": 13, "info4": 0})
+        self.assertEqual(lines[-2]["thread"], "supervisor")
+        text = run(["dump", "--stats", str(VECTORS / "linux_le32.trx")]).stdout.decode().splitlines()
+        self.assertIn(f"user_event_4096 {sum(1 for e in entries if e[2] == 4096)}", text)
+        self.assertEqual(text[-1], f"events {len(entries)}")
+
+    def test_stats_and_check_names(self):
+        self.check_stats(VECTORS / "linux_le32.trx")
+
+
+class BadBuffers(unittest.TestCase):
+    """Buffers made from a real one: clear errors (exit 3) or diagnostics (exit 0, --strict 1)."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="tband_threadx_bad_")
+        self.tmp = Path(self._tmp.name)
+        self.data = bytearray((VECTORS / "linux_le32.trx").read_bytes())
+        self.header, _ = parse(bytes(self.data))
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def conv(self, data, *extra):
+        path = self.tmp / "bad.trx"
+        path.write_bytes(bytes(data))
+        return run(["conv", "--format", "threadx", str(path), "-o", str(self.tmp / "bad.pftrace"), *extra])
+
+    def assertError(self, proc, text):
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn(text, proc.stderr)
+        self.assertNotIn("Sanitizer", proc.stderr)
+
+    def test_empty_and_short(self):
+        self.assertEqual(self.conv(b"").returncode, 3)
+        self.assertError(self.conv(self.data[:20]), "less than its 48-byte header")
+
+    def test_garbage_header(self):
+        self.assertError(self.conv(b"\x00" * 4 + self.data[4:]), "does not start with the id TXTB")
+        bad = bytearray(self.data)
+        struct.pack_into("<I", bad, 12, 0xDEADBEEF)  # registry start far outside the file
+        self.assertError(self.conv(bad), "registry start")
+        bad = bytearray(self.data)
+        struct.pack_into("<I", bad, 32, self.header["base"] + self.header["entries"][0] + 5)  # current inside an entry
+        self.assertError(self.conv(bad), "current pointer is not at an entry")
+
+    def test_truncated(self):
+        self.assertError(self.conv(self.data[:20000]), "truncated dump?")
+
+    def test_all_unused(self):
+        start, stop = self.header["entries"]
+        self.data[start:stop] = bytes(stop - start)
+        self.assertError(self.conv(self.data), "no entry written")
+
+    def test_not_wrapped(self):
+        # Entries from the current one to the end never written: no loss, fewer events.
+        start, stop = self.header["entries"]
+        current = self.header["current"]
+        self.data[current:stop] = bytes(stop - current)
+        proc = self.conv(self.data, "--strict")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn(f"{(current - start) // 32} events", proc.stderr)
+
+    def test_one_buffer_at_a_time_and_stdin(self):
+        trx = VECTORS / "linux_le32.trx"
+        proc = run(["conv", f"{trx}@0", f"{VECTORS / 'linux_be32.trx'}@1", "-c", "2"])
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("is converted on its own", proc.stderr)
+        proc = run(["conv", "-", "-o", str(self.tmp / "stdin.pftrace")], stdin=trx.read_bytes())
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("1000 events", proc.stderr)
+
+    def test_registry_full_and_unknown_pointers(self):
+        lo, hi = self.header["reg"]
+        slot = 16 + self.header["name_size"]
+        for at in range(lo, hi, slot):
+            if self.data[at] == 1:  # an available slot: now used by an object of no known kind
+                self.data[at:at + 2] = b"\x00\x09"
+        start, _ = self.header["entries"]
+        at = start + 32 * 7
+        struct.pack_into("<I", self.data, at, 0x12345678)       # a thread the registry does not know
+        struct.pack_into("<I", self.data, at + 32 + 8, 777)     # an event id ThreadX does not define
+        proc = self.conv(self.data)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("the object registry is full (16 slots)", proc.stderr)
+        self.assertIn("thread 0x12345678 is not in the object registry", proc.stderr)
+        self.assertIn("event id 777, which ThreadX does not define", proc.stderr)
+        view = TraceView(self.tmp / "bad.pftrace")
+        self.assertIn("thread 0x12345678", view.process_names())
+        self.assertEqual(self.conv(self.data, "--strict").returncode, 1)
+
+
+class RealKernel(Checks, unittest.TestCase):
+    """The scenario built against THREADX_PATH (tests/threadx/CMakeLists.txt), run again now."""
+
+    def setUp(self):
+        self.scenarios = [s for s in os.environ.get("TBAND_THREADX_SCENARIOS", "").split(",") if s]
+        if not self.scenarios:
+            self.skipTest("no ThreadX scenario built (configure with -DTHREADX_PATH=...)")
+        self._tmp = tempfile.TemporaryDirectory(prefix="tband_threadx_real_")
+        self.tmp = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def test_fresh_buffers(self):
+        for exe in self.scenarios:
+            with self.subTest(exe=exe):
+                trx = self.tmp / (Path(exe).name + ".trx")
+                out = subprocess.run([exe, str(trx)], capture_output=True, text=True, timeout=60, check=True).stdout
+                fact = {k: int(v) for _, k, v in (line.split() for line in out.splitlines())}
+                self.assertEqual(fact["sent"], fact["received"])
+                self.check_buffer(trx, fact)
+                self.check_stats(trx)
+
+
+if __name__ == "__main__":
+    unittest.main()
