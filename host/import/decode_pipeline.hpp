@@ -157,8 +157,10 @@ class DecodePipeline {
   // The SchemaSet's part of the entry (classify_item()), here in item order;
   // the interpreter's part is left to the caller's thread.
   [[gnu::always_inline]] void finish_entry(DecodedBatch& batch, BatchEntry& entry) {
-    entry.kind = classify_item(entry.dynamic, entry.result, schemas_, input_names_[entry.input], entry.at.offset);
-    if (entry.kind != ItemKind::kEvent) [[unlikely]] {
+    if (!entry.dynamic && entry.result.ok()) [[likely]] {  // classify_item()'s answer, without the call's values
+      entry.kind = ItemKind::kEvent;
+    } else {
+      entry.kind = classify_item(entry.dynamic, entry.result, schemas_, input_names_[entry.input], entry.at.offset);
       finish_unusual(batch, entry);
     }
     batch.add();

@@ -27,7 +27,7 @@ inline void interpret_classified(TraceInterpreter& interpreter, ItemKind kind, c
                                  const DynamicOf& dynamic_event, const Describe& describe, const EventOrigin& origin,
                                  ItemCounts& counts) {
   switch (kind) {
-    case ItemKind::kEvent:
+    case ItemKind::kEvent: [[likely]]
       interpreter.on_event(result.value(), origin);
       break;
     case ItemKind::kDynamic:

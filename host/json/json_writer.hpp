@@ -9,12 +9,12 @@
 
 #include "common/buffered_output.hpp"
 #include "trace/names.hpp"
-#include "trace/timeline_sink.hpp"
+#include "trace/plain_sink.hpp"
 #include "trace/track.hpp"
 
 namespace tband {
 
-class JsonWriter final : public TimelineSink {
+class JsonWriter final : public PlainSink {
  public:
   JsonWriter(BufferedOutput& out, const NameTable& names);
   /// Closes the JSON document.

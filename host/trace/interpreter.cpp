@@ -299,12 +299,11 @@ TraceInterpreter::Core& TraceInterpreter::core(std::uint32_t id, const EventOrig
   return c;
 }
 
-void TraceInterpreter::marker_end(MarkerScope& scope, std::uint32_t id, std::string_view what, Context& c) {
-  if (!markers_.end(scope, id, c.ts_ns)) {
-    diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
-             std::string{what} + " '" + markers_.marker_label(scope, id) + "' ends with no span open (" +
-                 where(c.origin) + ")");
-  }
+void TraceInterpreter::marker_end_without_begin(MarkerScope& scope, std::uint32_t id, std::string_view what,
+                                                Context& c) {
+  diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
+           std::string{what} + " '" + markers_.marker_label(scope, id) + "' ends with no span open (" +
+               where(c.origin) + ")");
 }
 
 // ---- generic events --------------------------------------------------------------
@@ -367,11 +366,15 @@ void TraceInterpreter::handle(const IsrName& e, Context& c) { isrs_.name(c.core.
 void TraceInterpreter::handle(const IsrEnter& e, Context& c) { isrs_.enter(c.core.id, e.isr_id, c.ts_ns); }
 
 void TraceInterpreter::handle(const IsrExit& e, Context& c) {
-  if (!isrs_.exit(c.core.id, e.isr_id, c.ts_ns)) {
-    diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
-             "isr_exit of '" + isrs_.label(c.core.id, e.isr_id) + "' on core " + std::to_string(c.origin.core) +
-                 " without isr_enter (" + where(c.origin) + ")");
+  if (!isrs_.exit(c.core.id, e.isr_id, c.ts_ns)) [[unlikely]] {
+    isr_exit_without_enter(e.isr_id, c);
   }
+}
+
+void TraceInterpreter::isr_exit_without_enter(std::uint32_t isr_id, Context& c) {
+  diagnose(DiagnosticKind::kEndWithoutBegin, c.ts_ns,
+           "isr_exit of '" + isrs_.label(c.core.id, isr_id) + "' on core " + std::to_string(c.origin.core) +
+               " without isr_enter (" + where(c.origin) + ")");
 }
 
 void TraceInterpreter::handle(const EvtmarkerName& e, Context&) {

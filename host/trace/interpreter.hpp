@@ -174,11 +174,13 @@ class TraceInterpreter {
   void handle(const TsResolutionNs& e, Context& c);
   void handle(const IsrName& e, Context& c);
   void handle(const IsrEnter& e, Context& c);
-  void handle(const IsrExit& e, Context& c);
+  // Inlined into on_event (a call and its frame cost ~10 instructions per
+  // event; the compiler left these two out of line).
+  [[gnu::always_inline]] inline void handle(const IsrExit& e, Context& c);
   void handle(const EvtmarkerName& e, Context& c);
   void handle(const Evtmarker& e, Context& c);
   void handle(const EvtmarkerBegin& e, Context& c);
-  void handle(const EvtmarkerEnd& e, Context& c);
+  [[gnu::always_inline]] inline void handle(const EvtmarkerEnd& e, Context& c);
   void handle(const ValmarkerName& e, Context& c);
   void handle(const Valmarker& e, Context& c);
   void handle(const MetadataOverflow& e, Context& c);
@@ -278,7 +280,16 @@ class TraceInterpreter {
   void show_diagnostic(std::string_view title, std::uint64_t ts_ns, const std::string& message);
   void show_left_off_diagnostics();
   [[nodiscard]] std::string where(const EventOrigin& origin) const;
-  void marker_end(MarkerScope& scope, std::uint32_t id, std::string_view what, Context& c);
+  // A span ends; inline, with its diagnostic out of line (a hot path of every
+  // conversion: the cold path's string building cost the call a large frame).
+  void marker_end(MarkerScope& scope, std::uint32_t id, std::string_view what, Context& c) {
+    if (!markers_.end(scope, id, c.ts_ns)) [[unlikely]] {
+      marker_end_without_begin(scope, id, what, c);
+    }
+  }
+  [[gnu::noinline, gnu::cold]] void marker_end_without_begin(MarkerScope& scope, std::uint32_t id,
+                                                             std::string_view what, Context& c);
+  [[gnu::noinline, gnu::cold]] void isr_exit_without_enter(std::uint32_t isr_id, Context& c);
 
   // FreeRTOS helpers (freertos.cpp)
   Task& task(std::uint32_t id) { return tasks_.thread(id); }

@@ -89,18 +89,12 @@ class MarkerTracker {
     observer_.instant(m.obs_id, ts_ns);
   }
   void value(MarkerScope& s, std::uint32_t id, std::uint64_t ts_ns, std::int64_t val) {
-    bool created = false;
-    MarkerScope::Value& v = s.values.get(id, created);
-    if (created) {
-      if (std::string* early = s.value_names.find(id)) {
-        v.name = *early;
-      }
-      v.track = timeline_.add_track(s.parent, TrackKind::kCounter,
-                                    v.name.empty() ? "valmarker " + std::to_string(id) : v.name);
-      v.obs_id = observer_.add_value(s.owner);
+    MarkerScope::Value* v = s.values.find(id);
+    if (v == nullptr) [[unlikely]] {
+      v = &new_value(s, id);
     }
-    timeline_.counter(ts_ns, v.track, val);
-    observer_.value(v.obs_id, ts_ns, val);
+    timeline_.counter(ts_ns, v->track, val);
+    observer_.value(v->obs_id, ts_ns, val);
   }
 
   /// What the event marker's track is called (its name, or "evtmarker <id>").
@@ -165,6 +159,18 @@ class MarkerTracker {
     m.name_id = names_.intern(timeline_.track(m.track).name);
     m.obs_id = observer_.add_marker(s.owner);
     return m;
+  }
+
+  [[gnu::noinline]] MarkerScope::Value& new_value(MarkerScope& s, std::uint32_t id) {
+    bool created = false;
+    MarkerScope::Value& v = s.values.get(id, created);
+    if (std::string* early = s.value_names.find(id)) {
+      v.name = *early;
+    }
+    v.track = timeline_.add_track(s.parent, TrackKind::kCounter,
+                                  v.name.empty() ? "valmarker " + std::to_string(id) : v.name);
+    v.obs_id = observer_.add_value(s.owner);
+    return v;
   }
 
   Timeline& timeline_;

@@ -35,14 +35,13 @@ class TimelineSink {
   virtual void counter_double(std::uint64_t ts_ns, const TrackInfo& track, double value) = 0;
 
   // The most common calls (a name from the table, no arguments), which
-  // pass fewer values; a sink that writes them faster overrides these.
-  virtual void simple_slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name) {
-    slice_begin(ts_ns, track, name, {}, {});
-  }
-  virtual void simple_slice_end(std::uint64_t ts_ns, const TrackInfo& track) { slice_end(ts_ns, track, {}); }
-  virtual void simple_instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name) {
-    instant(ts_ns, track, name, {}, {});
-  }
+  // pass fewer values. Pure, so that the model's call sites are plain
+  // indirect calls (a default here made the compiler guess it and test for
+  // it on every event); a sink with no faster way derives from PlainSink
+  // (trace/plain_sink.hpp), which forwards them.
+  virtual void simple_slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name) = 0;
+  virtual void simple_slice_end(std::uint64_t ts_ns, const TrackInfo& track) = 0;
+  virtual void simple_instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name) = 0;
 };
 
 }  // namespace tband

@@ -29,12 +29,12 @@
 
 #include "common/buffered_output.hpp"
 #include "trace/names.hpp"
-#include "trace/timeline_sink.hpp"
+#include "trace/plain_sink.hpp"
 #include "trace/track.hpp"
 
 namespace tband {
 
-class VcdWriter final : public TimelineSink {
+class VcdWriter final : public PlainSink {
  public:
   /// `spool_dir`: the folder of the spool file (the output's own, so that a
   /// big trace does not fill /tmp). Throws std::runtime_error when it cannot

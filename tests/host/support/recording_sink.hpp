@@ -15,7 +15,7 @@
 
 #include "decode/event_format.hpp"
 #include "trace/names.hpp"
-#include "trace/timeline_sink.hpp"
+#include "trace/plain_sink.hpp"
 #include "trace/track.hpp"
 
 namespace tband::test {
@@ -57,7 +57,7 @@ struct RecordedTrack {
   }
 };
 
-class RecordingSink final : public TimelineSink {
+class RecordingSink final : public PlainSink {
  public:
   explicit RecordingSink(const NameTable& names) : names_(names) {}
 

@@ -184,5 +184,42 @@ TEST(TaskState, TextSaysTheKindAndItsDetail) {
   EXPECT_EQ((TaskState{TaskStateKind::kDeleted, 0, "main"}.text()), "Deleted by main");
 }
 
+// The timeline calls a sole sink directly and several in a loop: both see
+// the same calls, in order; a table name wins over the text passed with it.
+TEST(TimelineTest, EverySinkSeesEveryCallTheSameWay) {
+  NameTable names;
+  auto drive = [&names](Timeline& timeline) {
+    const TrackId process = timeline.add_process("Core 0", 1);
+    const TrackId slices = timeline.add_track(process, TrackKind::kSlices, "spans");
+    const TrackId counter = timeline.add_track(process, TrackKind::kCounter, "level");
+    timeline.slice_begin(10, slices, names.intern("named"), {}, "named");  // text passed along, name wins
+    timeline.slice_begin(11, slices, kLiteralName, {}, "literal");
+    timeline.slice_end(12, slices);
+    timeline.slice_end(13, slices);
+    timeline.instant(14, slices, names.intern("tick"));
+    timeline.counter(15, counter, 7);
+    timeline.counter_double(16, counter, 0.5);
+  };
+  Timeline alone{names};
+  RecordingSink sole{names};
+  alone.add_sink(sole);
+  drive(alone);
+  Timeline both{names};
+  RecordingSink first{names}, second{names};
+  both.add_sink(first);
+  both.add_sink(second);
+  drive(both);
+
+  for (const RecordingSink* sink : {&sole, &first, &second}) {
+    EXPECT_TRUE(sink->errors.empty());
+    const RecordedTrack& spans = sink->track("spans", "Core 0");
+    EXPECT_EQ(spans.slice_names(), (Names{"named", "literal"}));
+    EXPECT_EQ(spans.slices.at(0).end_ns, 13u);  // the outer one ends last
+    EXPECT_EQ(spans.slices.at(1).end_ns, 12u);
+    EXPECT_EQ(spans.instant_names(), Names{"tick"});
+    EXPECT_EQ(sink->track("level", "Core 0").counter_values(), (std::vector<double>{7, 0.5}));
+  }
+}
+
 }  // namespace
 }  // namespace tband::test
