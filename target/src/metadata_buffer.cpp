@@ -11,17 +11,6 @@ namespace tband::rt {
 
 namespace {
 
-// schema_id as a frame, encoded at compile time: a constant in flash, as long
-// as the schema's user group names make it.
-constexpr std::size_t schema_frame_len() {
-  std::uint8_t frame[enc::SchemaId::kMaxFramedLen] = {};
-  return enc::encode_schema_id(frame, enc::kSchemaTraceId, enc::kUserGroupNames);
-}
-struct SchemaFrame {
-  std::uint8_t bytes[schema_frame_len()] = {};
-  constexpr SchemaFrame() { (void)enc::encode_schema_id(bytes, enc::kSchemaTraceId, enc::kUserGroupNames); }
-};
-
 // With the buffer's lock held.
 void append_locked(unsigned core, MetadataBuffer& meta, const std::uint8_t* frame, std::size_t len) noexcept {
   const std::size_t used = meta.used;
@@ -37,6 +26,15 @@ void append_locked(unsigned core, MetadataBuffer& meta, const std::uint8_t* fram
   }
 }
 
+// schema_id, encoded where it is needed (once per core): out of line, so
+// that its frame on the stack is no hook's. (A frame encoded at compile time
+// is no constant expression under GCC's UBSan.)
+[[maybe_unused]] __attribute__((noinline)) void append_schema_id(unsigned core, MetadataBuffer& meta) noexcept {
+  std::uint8_t frame[enc::SchemaId::kMaxFramedLen];
+  const std::size_t len = enc::encode_schema_id(frame, enc::kSchemaTraceId, enc::kUserGroupNames);
+  append_locked(core, meta, frame, len);
+}
+
 }  // namespace
 
 void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) noexcept {
@@ -46,8 +44,7 @@ void metadata_append(unsigned core, const std::uint8_t* frame, std::size_t len) 
     // An untouched buffer (nothing kept, nothing lost) gets schema_id first:
     // no flag needed, and a buffer too small for it says so as a loss.
     if (meta.used == 0 && meta.lost_evts == 0) {
-      static constexpr SchemaFrame kSchemaFrame{};
-      append_locked(core, meta, kSchemaFrame.bytes, sizeof kSchemaFrame.bytes);
+      append_schema_id(core, meta);
     }
   }
   append_locked(core, meta, frame, len);
