@@ -48,14 +48,15 @@ def load_average():
         return float(f.read().split()[0])
 
 
-def run_once(cmd, stdout_path=os.devnull):
+def run_once(cmd, stdout_path=os.devnull, stdin_path=None):
     """One run: wall seconds, CPU seconds (user + system), peak RSS in MB, and
-    the load average just before it."""
+    the load average just before it. stdin_path, if given, is fed on stdin."""
     load = load_average()
-    with tempfile.NamedTemporaryFile("r") as rss_file, open(stdout_path, "wb") as out:
+    with (tempfile.NamedTemporaryFile("r") as rss_file, open(stdout_path, "wb") as out,
+          open(stdin_path or os.devnull, "rb") as stdin):
         start = time.perf_counter()
         proc = subprocess.run([TIME, "-f", "%U %S %M", "-o", rss_file.name, *map(str, cmd)],
-                              stdout=out, stderr=subprocess.PIPE)
+                              stdin=stdin, stdout=out, stderr=subprocess.PIPE)
         wall = time.perf_counter() - start
         if proc.returncode != 0:
             sys.exit(f"{' '.join(map(str, cmd))} failed:\n{proc.stderr.decode(errors='replace')}")

@@ -28,24 +28,16 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_bench import run_once  # noqa: E402  (the same timing as the CLI benchmark)
+
 QEMU_ARGS = ["qemu-system-arm", "-M", "mps2-an386", "-display", "none", "-semihosting-config",
              "enable=on,target=native", "-icount", "shift=5,align=off,sleep=off", "-monitor", "none"]
 
 
-def timed(cmd, stdin_path: Path | None = None) -> dict:
-    """Wall, CPU (user+sys) and peak RSS of one run of cmd."""
-    with tempfile.NamedTemporaryFile("r") as out:
-        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
-        try:
-            proc = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", out.name, *map(str, cmd)],
-                                  stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-        finally:
-            if stdin_path:
-                stdin.close()
-        if proc.returncode != 0:
-            sys.exit(f"{' '.join(map(str, cmd))} failed:\n{proc.stderr.decode(errors='replace')}")
-        wall, user, system, kb = out.read().split()[-4:]
-    return {"wall": float(wall), "cpu": float(user) + float(system), "rss_mb": int(kb) / 1024}
+def per_second(events: int, seconds: float) -> str:
+    """M events/s, or a dash when the run was too short for GNU time to see."""
+    return f"{events / seconds / 1e6:.1f}" if seconds > 0 else "-"
 
 
 def zstd_lib_speed(path: Path, level: int) -> tuple[float, float]:
@@ -88,11 +80,12 @@ def main() -> int:
             packed = tmp / (path.stem + ".bin.zst")
             plain, comp = [], []
             for _ in range(args.runs):
-                plain.append(timed([tband, "record", "-", "-o", tmp / "plain.bin", "--quiet", "--mode", mode], path))
-                comp.append(timed([tband, "record", "-", "-o", tmp / (path.stem + ".bin"), "--compress", "--quiet",
-                                   "--mode", mode], path))
-            cpu_plain = statistics.median(r["cpu"] for r in plain)
-            cpu_comp = statistics.median(r["cpu"] for r in comp)
+                plain.append(run_once([tband, "record", "-", "-o", tmp / "plain.bin", "--quiet", "--mode", mode],
+                                      stdin_path=path))
+                comp.append(run_once([tband, "record", "-", "-o", tmp / (path.stem + ".bin"), "--compress", "--quiet",
+                                      "--mode", mode], stdin_path=path))
+            cpu_plain = statistics.median(r["cpu_s"] for r in plain)
+            cpu_comp = statistics.median(r["cpu_s"] for r in comp)
             extra = cpu_comp - cpu_plain
             speed = f"{raw_mb / extra:.0f}" if extra > 0.02 else "(too small to time)"
             size = packed.stat().st_size
@@ -108,18 +101,18 @@ def main() -> int:
         conv = {"raw": [], "zst": []}
         for _ in range(args.runs):  # alternately, so that both see the same load
             for kind, src in (("raw", path), ("zst", packed)):
-                conv[kind].append(timed([tband, "conv", src, "-o", tmp / f"{kind}.pftrace", "--no-progress",
+                conv[kind].append(run_once([tband, "conv", src, "-o", tmp / f"{kind}.pftrace", "--no-progress",
                                          "--mode", mode]))
         same = (tmp / "raw.pftrace").read_bytes() == (tmp / "zst.pftrace").read_bytes()
         print(f"\n`tband conv` of the {name}, raw and .zst alternately, {args.runs} runs, medians:\n")
         print("| Input | Wall | M events/s (wall) | CPU | M events/s (CPU) | Peak RSS |")
         print("| --- | --- | --- | --- | --- | --- |")
         for kind, rs in conv.items():
-            wall = statistics.median(r["wall"] for r in rs)
-            cpu = statistics.median(r["cpu"] for r in rs)
+            wall = statistics.median(r["wall_s"] for r in rs)
+            cpu = statistics.median(r["cpu_s"] for r in rs)
             print(f"| {kind} ({(path if kind == 'raw' else packed).stat().st_size / 1e6:.1f} MB) | {wall:.2f} s "
-                  f"| {events / wall / 1e6:.1f} | {cpu:.2f} s | {events / cpu / 1e6:.1f} "
-                  f"| {max(r['rss_mb'] for r in rs):.0f} MB |")
+                  f"| {events / wall / 1e6:.1f} | {cpu:.2f} s | {per_second(events, cpu)} "
+                  f"| {max(r['peak_rss_mb'] for r in rs):.0f} MB |")
         print(f"\nPerfetto output the same from both: {'yes' if same else 'NO'}; "
               f"load average at the end: {os.getloadavg()[0]:.2f}")
         return 0 if same else 1
