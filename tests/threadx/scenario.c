@@ -6,13 +6,19 @@
    file named by argv[1], and what the scenario did to stdout ("fact"
    lines) for the test to compare with what tband shows.
 
-   Built against a ThreadX tree given by path (THREADX_PATH), never copied. */
-#include <stdio.h>
-#include <stdlib.h>
+   Built against a ThreadX tree given by path (THREADX_PATH), never copied.
+   On Linux (its port) this file is the whole program; a bare-metal build
+   (cm4/, TBAND_SCENARIO_BARE_METAL) supplies main, the time source and the
+   four scenario_* functions below itself. */
 #include <string.h>
-#include <time.h>
 
 #include "tx_api.h"
+
+/* Where the buffer and the facts go, and how the run ends. */
+void scenario_save(const void* buffer, unsigned long size);
+void scenario_fact(const char* name, unsigned long value);
+void scenario_end(void);
+void scenario_fail(void);
 
 #ifndef TBAND_TRACE_ENTRIES
 #define TBAND_TRACE_ENTRIES 1000
@@ -26,7 +32,6 @@
 
 /* Header (48 bytes) + registry (48 bytes each) + entries (32 bytes each). */
 static ULONG trace_area[(48 + REGISTRY_ENTRIES * 48 + TBAND_TRACE_ENTRIES * 32) / sizeof(ULONG)];
-static const char* out_path;
 
 static TX_THREAD producer, consumer, waiter, high, low, supervisor;
 static ULONG producer_stack[4096], consumer_stack[4096], waiter_stack[4096], high_stack[4096],
@@ -42,13 +47,6 @@ static UCHAR pool_area[8 * (64 + sizeof(void*))];
 
 static volatile ULONG sent, received, sem_gets, timer_fires, rounds_done;
 
-unsigned int tband_scenario_time_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  unsigned long long us = (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000u;
-  return (unsigned int)(us & TX_TRACE_TIME_MASK);
-}
-
 static void timer_expired(ULONG arg) {
   (void)arg;
   ++timer_fires;
@@ -62,7 +60,7 @@ static void producer_entry(ULONG arg) {
     for (int i = 0; i < BURST; ++i) {
       VOID* block = TX_NULL;
       if (tx_block_allocate(&msg_pool, &block, TX_WAIT_FOREVER) != TX_SUCCESS) {
-        abort();
+        scenario_fail();
       }
       ULONG msg = (round << 8) | (ULONG)i;
       memcpy(block, &msg, sizeof msg);
@@ -125,19 +123,14 @@ static void dump_and_exit(void) {
   UINT old = tx_interrupt_control(TX_INT_DISABLE);
   memcpy(copy, trace_area, sizeof copy);
   tx_interrupt_control(old);
-  FILE* f = fopen(out_path, "wb");
-  if (f == NULL || fwrite(copy, 1, sizeof copy, f) != sizeof copy || fclose(f) != 0) {
-    perror(out_path);
-    exit(1);
-  }
-  printf("fact rounds %u\n", (unsigned)ROUNDS);
-  printf("fact sent %lu\n", (unsigned long)sent);
-  printf("fact received %lu\n", (unsigned long)received);
-  printf("fact queue_depth %u\n", (unsigned)QUEUE_DEPTH);
-  printf("fact sem_gets %lu\n", (unsigned long)sem_gets);
-  printf("fact trace_entries %u\n", (unsigned)TBAND_TRACE_ENTRIES);
-  fflush(stdout);
-  exit(0);
+  scenario_save(copy, sizeof copy);
+  scenario_fact("rounds", ROUNDS);
+  scenario_fact("sent", sent);
+  scenario_fact("received", received);
+  scenario_fact("queue_depth", QUEUE_DEPTH);
+  scenario_fact("sem_gets", sem_gets);
+  scenario_fact("trace_entries", TBAND_TRACE_ENTRIES);
+  scenario_end();
 }
 
 /* Priority 30: starts the mutex scene after the rounds, then dumps. */
@@ -156,7 +149,7 @@ static void supervisor_entry(ULONG arg) {
 void tx_application_define(void* first_unused_memory) {
   (void)first_unused_memory;
   if (tx_trace_enable(trace_area, sizeof trace_area, REGISTRY_ENTRIES) != TX_SUCCESS) {
-    abort();
+    scenario_fail();
   }
   tx_queue_create(&work_queue, "work_queue", TX_1_ULONG, queue_area, sizeof queue_area);
   tx_semaphore_create(&tick_sem, "tick_sem", 0);
@@ -177,6 +170,37 @@ void tx_application_define(void* first_unused_memory) {
                    TX_NO_TIME_SLICE, TX_AUTO_START);
 }
 
+#ifndef TBAND_SCENARIO_BARE_METAL
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static const char* out_path;
+
+unsigned int tband_scenario_time_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  unsigned long long us = (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000u;
+  return (unsigned int)(us & TX_TRACE_TIME_MASK);
+}
+
+void scenario_save(const void* buffer, unsigned long size) {
+  FILE* f = fopen(out_path, "wb");
+  if (f == NULL || fwrite(buffer, 1, size, f) != size || fclose(f) != 0) {
+    perror(out_path);
+    exit(1);
+  }
+}
+
+void scenario_fact(const char* name, unsigned long value) { printf("fact %s %lu\n", name, value); }
+
+void scenario_end(void) {
+  fflush(stdout);
+  exit(0);
+}
+
+void scenario_fail(void) { abort(); }
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s OUT.trx\n", argv[0]);
@@ -186,3 +210,4 @@ int main(int argc, char** argv) {
   tx_kernel_enter();
   return 0;
 }
+#endif
