@@ -34,15 +34,18 @@ std::string hex(std::uint32_t v) {
 
 // Service calls that record their object's level as it was before the call
 // (tx_trace.h's fields): a queue's messages, a semaphore's count, a block
-// pool's free blocks, a mutex's owner. The level after a call is what the
-// next call on the same object records (nothing else changes it); after the
-// last one it is inferred from the call.
-enum class Level : std::uint8_t { kNone, kQueue, kSemaphore, kMutex, kBlockPool };
+// pool's free blocks, a mutex's owner, an event flags group's flags (get
+// only), a byte pool's available bytes (release only). The level after a
+// call is what the next call on the same object records (nothing else
+// changes it); after the last one, or when the next call records nothing, it
+// is inferred from the call where it can be.
+enum class Level : std::uint8_t { kNone, kQueue, kSemaphore, kMutex, kBlockPool, kEventFlags, kBytePool };
+constexpr std::size_t kNoField = 4;  // the call records no level
 struct LevelOp {
   Level level = Level::kNone;
-  std::size_t field = 0;  // the information field holding the level before the call
-  int delta = 0;          // the change when the call goes through at once (queue, semaphore)
-  bool take = false;      // a mutex get (put otherwise)
+  std::size_t field = kNoField;  // the information field holding the level before the call
+  int delta = 0;                 // the change when the call goes through at once (queue, semaphore)
+  bool take = false;             // a mutex get (put otherwise)
 };
 constexpr LevelOp level_op(std::uint32_t event) {
   switch (event) {
@@ -53,18 +56,27 @@ constexpr LevelOp level_op(std::uint32_t event) {
     case 52: return {Level::kMutex, 2, 0, true};                 // get: owning thread
     case 57: return {Level::kMutex, 1, 0, false};                // put: owning thread
     case 10: case 17: return {Level::kBlockPool, 3, 0, false};   // allocate: remaining blocks; release
+    case 32: return {Level::kEventFlags, 2, 0, false};           // get: current flags
+    case 36: return {Level::kEventFlags};                        // set: flags to set, set option
+    case 27: return {Level::kBytePool, 3, 0, false};             // release: available bytes
+    case 20: return {Level::kBytePool};                          // allocate: size requested
     default: return {};
   }
 }
-constexpr std::uint32_t kBlockAllocate = 10, kBlockRelease = 17;
+constexpr std::uint32_t kBlockAllocate = 10, kBlockRelease = 17, kFlagsGet = 32, kFlagsSet = 36;
+constexpr std::uint32_t kTimerActivate = 122, kTimerChange = 123, kTimerCreate = 124, kTimerDeactivate = 125,
+                        kTimerDelete = 126;
+// tx_api.h's event flags options: bit 1 AND (OR without), bit 0 clear (get only).
+constexpr std::uint32_t kFlagsAnd = 2, kFlagsClear = 1;
 
 // What only ThreadX knows of a sync object (SyncObjectTracker's Extra).
 struct ObjectExtra {
   Level kind = Level::kNone;  // which calls it takes
   bool started = false;       // its level shown
   std::uint32_t owner = 0;
-  std::optional<std::uint32_t> free_blocks;
-  TraceObserver::Index counter_obs = TraceObserver::kNone;  // a pool's "free blocks" counter
+  std::optional<std::uint32_t> value;  // the counter's last value (free blocks, flags, free bytes)
+  TraceObserver::Index counter_obs = TraceObserver::kNone;  // the counter's figures ("<pool> free blocks")
+  std::uint32_t reschedule_ticks = 0;                       // a timer's period (0: one-shot)
 };
 
 struct ThreadExtra {
@@ -90,7 +102,11 @@ class Importer {
         threads_(timeline, observer_, "thread"),
         sync_(timeline, observer_) {
     // ThreadX's words; a semaphore is in the queue family, its count its " fill" (as FreeRTOS's).
+    // Byte pools use the family ThreadX has no other use for (stream buffers'): a counter of their own.
     sync_.style(SyncFamily::kPool).level_suffix = " free blocks";
+    sync_.style(SyncFamily::kEventFlags) = {"event flags", " flags", " (event flags)"};
+    sync_.style(SyncFamily::kBuffer) = {"byte pool", " free bytes", " (byte pool)"};
+    sync_.style(SyncFamily::kTimer).events_suffix = " active";
     names_.intern("Running");
     message_name_ = names_.intern("message");
     diagnostics_track_ = timeline_.add_track(0, TrackKind::kSlices, "Diagnostics");
@@ -109,7 +125,7 @@ class Importer {
       if (op.level == Level::kNone || op.level == Level::kBlockPool) {
         continue;
       }
-      if (const auto it = last.find(e.info[0]); it != last.end()) {
+      if (const auto it = last.find(e.info[0]); it != last.end() && op.field != kNoField) {
         after_[it->second] = e.info[op.field];
       }
       last[e.info[0]] = i;
@@ -251,6 +267,13 @@ class Importer {
       case kRelinquish:
         next(e.info[1]);
         break;
+      case kTimerCreate:
+      case kTimerActivate:
+      case kTimerChange:
+      case kTimerDeactivate:
+      case kTimerDelete:
+        show_timer(e, ts);
+        break;
       default:
         break;
     }
@@ -304,7 +327,18 @@ class Importer {
     return r != nullptr && !r->name.empty() ? r->name : std::string{object_type_name(r != nullptr ? r->type : 0)} + " " + hex(pointer);
   }
 
-  static SyncFamily family(Level level) { return level == Level::kBlockPool ? SyncFamily::kPool : SyncFamily::kQueue; }
+  static SyncFamily family(Level level) {
+    switch (level) {
+      case Level::kBlockPool: return SyncFamily::kPool;
+      case Level::kEventFlags: return SyncFamily::kEventFlags;
+      case Level::kBytePool: return SyncFamily::kBuffer;
+      default: return SyncFamily::kQueue;
+    }
+  }
+  // Levels shown as a counter of their own, with counter.<track>.* figures.
+  static bool has_counter(Level level) {
+    return level == Level::kBlockPool || level == Level::kEventFlags || level == Level::kBytePool;
+  }
 
   // The object in the model's tracker ("<queue> fill", "<semaphore> fill",
   // "<mutex> holder" slices, "<pool> free blocks"), named from the registry.
@@ -316,10 +350,50 @@ class Importer {
     SyncObject& o = sync_.object(f, pointer);
     o.kind = level;
     sync_.name(f, pointer, object_label(pointer));
-    if (level == Level::kBlockPool) {
-      o.counter_obs = observer_.add_counter(o.name + " free blocks");
+    if (has_counter(level)) {
+      o.counter_obs = observer_.add_counter(o.name + std::string{sync_.style(f).level_suffix});
     }
     return o;
+  }
+
+  // A counter-kind object's new value, on its track and in its figures.
+  void set_value(std::uint32_t id, SyncObject& o, std::uint64_t ts, std::uint32_t value) {
+    o.value = value;
+    sync_.level(family(o.kind), id, ts, value);
+    observer_.counter(o.counter_obs, ts, value);
+  }
+
+  void change_value(std::uint32_t id, SyncObject& o, std::uint64_t ts, std::uint32_t value) {
+    if (o.value != value || !o.started) {
+      o.started = true;
+      set_value(id, o, ts, value);
+    }
+  }
+
+  // A timer's "<timer> active" slice: from its activation (or creation with
+  // auto-activate) to its deactivation or deletion. A one-shot timer's expiry
+  // is not in the trace: its slice lasts until then.
+  void show_timer(const Entry& e, std::uint64_t ts) {
+    const std::uint32_t id = e.info[0];
+    SyncObject* o = sync_.find(SyncFamily::kTimer, id);
+    if (o == nullptr) {
+      o = &sync_.object(SyncFamily::kTimer, id);
+      sync_.name(SyncFamily::kTimer, id, object_label(id));
+      if (const RegistryEntry* r = object(id); r != nullptr && r->type == static_cast<std::uint8_t>(ObjectType::kTimer)) {
+        o->reschedule_ticks = r->param2;
+      }
+    }
+    if (e.event == kTimerCreate || e.event == kTimerChange) {
+      o->reschedule_ticks = e.info[2];
+    }
+    const bool begins = e.event == kTimerActivate || (e.event == kTimerCreate && e.info[3] != 0);
+    if (begins) {
+      sync_.activity_begin(SyncFamily::kTimer, id, ts,
+                           o->reschedule_ticks == 0 ? std::string{"Active, one-shot"}
+                                                    : "Active, every " + std::to_string(o->reschedule_ticks) + " ticks");
+    } else if (e.event == kTimerDeactivate || e.event == kTimerDelete) {
+      sync_.activity_end(SyncFamily::kTimer, id, ts);
+    }
   }
 
   void show_level(const Entry& e, const LevelOp& op, std::uint64_t ts, std::uint32_t caller) {
@@ -328,7 +402,7 @@ class Importer {
     if (o.kind != op.level) {
       return;  // a queue's pointer in a mutex call (a corrupt entry): its track stays what it was
     }
-    const std::uint32_t before = e.info[op.field];
+    const std::uint32_t before = op.field != kNoField ? e.info[op.field] : 0;
     const std::optional<std::uint32_t> recorded = after_[index_];
     switch (op.level) {
       case Level::kQueue:
@@ -360,14 +434,52 @@ class Importer {
       }
       case Level::kBlockPool: {
         // (The registry has the pool's bytes, not its blocks: its free blocks are shown.)
+        std::optional<std::uint32_t> free = o.value;
         if (e.event == kBlockAllocate) {
-          o.free_blocks = before > 0 ? before - 1 : 0;  // none free: it waits, or fails
-        } else if (e.event == kBlockRelease && o.free_blocks && e.info[2] == 0) {
-          ++*o.free_blocks;  // no thread waiting for it: back in the pool
+          free = before > 0 ? before - 1 : 0;  // none free: it waits, or fails
+        } else if (e.event == kBlockRelease && free && e.info[2] == 0) {
+          ++*free;  // no thread waiting for it: back in the pool
         }
-        if (o.free_blocks) {
-          sync_.level(SyncFamily::kPool, id, ts, *o.free_blocks);
-          observer_.counter(o.counter_obs, ts, *o.free_blocks);
+        if (free) {
+          set_value(id, o, ts, *free);
+        }
+        return;
+      }
+      case Level::kEventFlags: {
+        std::optional<std::uint32_t> flags = o.value;
+        if (e.event == kFlagsGet) {
+          flags = before;  // recorded: exact, whatever was inferred
+          change_value(id, o, ts, before);
+          const std::uint32_t requested = e.info[1], option = e.info[3];
+          const bool satisfied = (option & kFlagsAnd) != 0 ? (before & requested) == requested : (before & requested) != 0;
+          if (satisfied && (option & kFlagsClear) != 0) {
+            flags = before & ~requested;
+          }
+        } else if (e.event == kFlagsSet && flags) {
+          flags = (e.info[2] & kFlagsAnd) != 0 ? *flags & e.info[1] : *flags | e.info[1];
+          if (e.info[3] != 0 && !recorded) {
+            flags.reset();  // threads waiting may take (clear) flags at once: unknown until the next get
+          }
+        }
+        if (recorded) {
+          flags = *recorded;
+        }
+        if (flags) {
+          change_value(id, o, ts, *flags);
+        } else {
+          o.value.reset();
+        }
+        return;
+      }
+      case Level::kBytePool: {
+        // Only a release records the level (its available bytes before it);
+        // an allocation's or release's size is not in the entry, so the
+        // level after a call is known only when the next call records it.
+        if (op.field != kNoField) {
+          change_value(id, o, ts, before);
+        }
+        if (recorded) {
+          change_value(id, o, ts, *recorded);
         }
         return;
       }

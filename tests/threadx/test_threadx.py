@@ -121,6 +121,9 @@ class Checks:
         self.assertTrue(set(recorded) <= set(fill))
         self.assertEqual(min(v for _, v in view.track("tick_sem fill", "")["counter"]), 0)
         self.assertEqual({v for _, v in view.track("msg_pool free blocks", "")["counter"]}, {7, 8})
+        flags = {v for _, v in view.track("round_flags flags", "")["counter"]}
+        self.assertLessEqual({e[6] for e in entries if e[2] == 32}, flags)  # every get's current flags
+        self.assertLessEqual(flags, {0, 1, 2, 3})
         holder = view.track("shared_mutex holder", "")["slices"]
         self.assertEqual([s["name"] for s in holder], ["Available", "Taken by low", "Taken by high", "Available"])
         self.assertLessEqual(holder[1]["begin"], inherit_at)  # low held it when it inherited high's priority
@@ -311,6 +314,105 @@ class BadBuffers(unittest.TestCase):
         view = TraceView(self.tmp / "bad.pftrace")
         self.assertIn("thread 0x12345678", view.process_names())
         self.assertEqual(self.conv(self.data, "--strict").returncode, 1)
+
+
+def build_buffer(objects, entries, name_size=32, spare_entries=4):
+    """A little-endian buffer laid out as tx_trace_enable lays it (host/THREADX.md): objects
+    [(type, pointer, priority, p1, p2, name)] in the registry (one slot left free), entries
+    [(thread, event, time, i1, i2, i3, i4)] oldest first, not wrapped."""
+    base, slot = 0x20000000, 16 + name_size
+    reg_start = base + 48
+    reg_end = reg_start + slot * (len(objects) + 1)
+    start = reg_end
+    end = start + 32 * (len(entries) + spare_entries)
+    current = start + 32 * len(entries)  # where the next entry would go
+    out = bytearray(struct.pack("<4I2H7I", 0x54585442, 0xFFFFFFFF, base, reg_start, 0, name_size, reg_end, start,
+                                end, current, 0, 0, 0))
+    for kind, pointer, priority, p1, p2, name in objects:
+        out += struct.pack("<BBH3I", 0, kind, 0, pointer, p1, p2)
+        out[-14:-12] = bytes([0x80 | priority >> 8, priority & 0xFF]) if kind == 1 else b"\0\0"
+        out += name.encode().ljust(name_size, b"\0")
+    out += struct.pack("<BBH3I", 1, 0, 0, 0, 0, 0) + bytes(name_size)
+    for thread, event, time, *info in entries:
+        out += struct.pack("<8I", thread, 0x80000000 | 10 << 16 | 10, event, time, *info)
+    return bytes(out + bytes(32 * spare_entries))
+
+
+class Objects(unittest.TestCase):
+    """Event flags, byte pools and timers on buffers made here: the levels their calls record
+    (tx_trace.h) and what tband infers between them."""
+    WORKER, FLAGS, HEAP, BLINK, ONCE = 0x1000, 0x2000, 0x3000, 0x4000, 0x5000
+    OBJECTS = [(1, WORKER, 10, 0, 0, "worker"), (6, FLAGS, 0, 0, 0, "flags"), (8, HEAP, 0, 4096, 0, "heap"),
+               (2, BLINK, 0, 5, 10, "blink"), (2, ONCE, 0, 3, 0, "once")]
+    OR, OR_CLEAR, AND, AND_CLEAR = 0, 1, 2, 3  # tx_api.h's options
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="tband_threadx_objects_")
+        self.tmp = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def convert(self, entries):
+        trx = self.tmp / "objects.trx"
+        trx.write_bytes(build_buffer(self.OBJECTS, entries))
+        proc = run(["conv", str(trx), "-o", str(self.tmp / "objects.pftrace")])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertNotIn("warning", proc.stderr)
+        stats = run(["stats", "--json", str(trx)])
+        self.assertEqual(stats.returncode, 0, stats.stderr)
+        return TraceView(self.tmp / "objects.pftrace"), json.loads(stats.stdout)["figures"]
+
+    def test_event_flags(self):
+        w, g = self.WORKER, self.FLAGS
+        view, figures = self.convert([
+            (w, 32, 100, g, 0x1, 0x0, self.OR),        # get 0x1: none set (it would wait)
+            (w, 36, 200, g, 0x5, self.OR, 0),          # set 0x5: 0x5
+            (w, 36, 300, g, 0x6, self.AND, 0),         # and 0x6: 0x4, as the next get records
+            (w, 32, 400, g, 0x4, 0x4, self.AND_CLEAR),  # get and clear 0x4: 0x0
+            (w, 36, 500, g, 0x3, self.OR, 1),          # set 0x3 with a thread waiting that takes 0x1 ...
+            (w, 32, 600, g, 0x2, 0x2, self.OR),        # ... as this get records: 0x2; no clear: stays
+            (w, 36, 700, g, 0x8, self.OR, 1),          # a waiter again, and no get after: unknown
+        ])
+        self.assertEqual(view.track("flags flags", "")["counter"],
+                         [(100_000, 0), (200_000, 5), (300_000, 4), (400_000, 0), (500_000, 2)])
+        self.assertEqual((figures["counter.flags flags.max"], figures["counter.flags flags.last"]), (5, 2))
+        gets = [i for i in view.track("Service calls", "worker")["instants"] if i["name"] == "tx_event_flags_get"]
+        self.assertEqual(gets[1]["args"], {"group_ptr": "flags", "requested_flags": 4, "current_flags": 4,
+                                           "get_option": self.AND_CLEAR})
+
+    def test_byte_pool(self):
+        w, h = self.WORKER, self.HEAP
+        view, figures = self.convert([
+            (w, 20, 1000, h, 0x20000100, 100, 0),  # allocate: records no level
+            (w, 20, 1100, h, 0x20000200, 200, 0),  # allocate: the next call, a release, records the level after
+            (w, 27, 1200, h, 0x20000100, 0, 3600),  # release: 3600 bytes available before it
+            (w, 27, 1300, h, 0x20000200, 0, 3716),  # release: 3716 before it; after it unknown
+        ])
+        self.assertEqual(view.track("heap free bytes", "")["counter"], [(1_100_000, 3600), (1_200_000, 3716)])
+        self.assertEqual((figures["counter.heap free bytes.min"], figures["counter.heap free bytes.max"]), (3600, 3716))
+
+    def test_timers(self):
+        w, b, o = self.WORKER, self.BLINK, self.ONCE
+        view, _ = self.convert([
+            (w, 124, 2000, o, 3, 0, 1),   # create "once", one-shot, auto-activated
+            (w, 122, 2100, b, 0, 0, 0),   # activate "blink": its period from the registry
+            (w, 125, 2500, b, 0, 0, 0),   # deactivate
+            (w, 123, 2600, b, 5, 20, 0),  # change: every 20 ticks
+            (w, 122, 2700, b, 0, 0, 0),
+            (w, 126, 2900, o, 0, 0, 0),   # delete "once"
+            (w, 124, 2950, 0x6000, 1, 1, 0),  # a timer created not active, not in the registry
+            (w, 4096, 3000, 0, 0, 0, 0),
+        ])
+        blink = [(s["name"], s["begin"], s["end"]) for s in view.track("blink active", "")["slices"]]
+        self.assertEqual(blink[0], ("Active, every 10 ticks", 2_100_000, 2_500_000))
+        self.assertEqual(blink[1][:2], ("Active, every 20 ticks", 2_700_000))
+        self.assertIn(blink[1][2], (None, 3_000_000))  # still active at the end
+        once = [(s["name"], s["begin"], s["end"]) for s in view.track("once active", "")["slices"]]
+        self.assertEqual(once, [("Active, one-shot", 2_000_000, 2_900_000)])
+        self.assertNotIn("timer 0x00006000 active", {t["name"] for t in view.tracks.values()})  # never active
+        calls = collections.Counter(i["name"] for i in view.track("Service calls", "worker")["instants"])
+        self.assertEqual(calls["tx_timer_activate"], 2)  # the calls stay instants too
 
 
 class RealKernel(Checks, unittest.TestCase):
