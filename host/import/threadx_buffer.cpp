@@ -166,6 +166,13 @@ Buffer parse_buffer(std::span<const std::uint8_t> bytes) {
   b.base = r.u32(8);
   b.name_size = r.u16(18);
   const std::size_t size = bytes.size();
+  if (b.time_mask == 0) {
+    // Also what a port with a 64-bit ULONG would write: "TXTB" then four zero bytes.
+    throw BufferError("ThreadX trace buffer: the header's timer-valid mask is 0" +
+                      std::string{r.u32(0) == kTraceId && r.u32(4) == 0 && r.u32(12) == 0
+                                      ? " (8-byte header words? only ports whose ULONG is 32 bits are read)"
+                                      : ""});
+  }
   const std::size_t reg_start = offset_of("registry start", r.u32(12), b.base, size);
   const std::size_t reg_end = offset_of("registry end", r.u32(20), b.base, size);
   const std::size_t buf_start = offset_of("entries' start", r.u32(24), b.base, size);
@@ -191,9 +198,6 @@ Buffer parse_buffer(std::span<const std::uint8_t> bytes) {
   }
   if (current < buf_start || current >= buf_end || (current - buf_start) % kEntrySize != 0) {
     throw bad("the current pointer is not at an entry");
-  }
-  if (b.time_mask == 0) {
-    throw bad("the timer-valid mask is 0");
   }
 
   b.registry_slots = (reg_end - reg_start) / slot;

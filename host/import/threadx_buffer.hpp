@@ -23,7 +23,7 @@ class BufferError : public std::runtime_error {
 
 inline constexpr std::uint32_t kTraceId = 0x54585442u;  // "TXTB" as a 32-bit word
 inline constexpr std::size_t kHeaderSize = 48;
-inline constexpr std::size_t kEntrySize = 32;        // 8 words: 32-bit ports (Cortex-M, Linux)
+inline constexpr std::size_t kEntrySize = 32;        // 8 ULONGs: 32-bit on every port, 64-bit ones too
 inline constexpr std::size_t kRegistryFixedSize = 16;  // before the name
 inline constexpr std::uint32_t kIsrContext = 0xFFFFFFFFu;   // thread pointer of an entry made in an ISR
 inline constexpr std::uint32_t kInitContext = 0xF0F0F0F0u;  // ... during initialisation

@@ -270,6 +270,17 @@ class BadBuffers(unittest.TestCase):
         struct.pack_into("<I", bad, 32, self.header["base"] + self.header["entries"][0] + 5)  # current inside an entry
         self.assertError(self.conv(bad), "current pointer is not at an entry")
 
+    def test_64bit_words(self):
+        # A port whose ULONG were 64 bits would write 8-byte header words: refused, not misread.
+        h = struct.unpack_from("<4I2H7I", self.data, 0)
+        words = struct.pack("<4Q2H4x7Q", *h) + self.data[48:]
+        self.assertError(self.conv(words), "8-byte header words? only ports whose ULONG is 32 bits are read")
+        bad = bytearray(self.data)
+        struct.pack_into("<I", bad, 4, 0)
+        proc = self.conv(bad)
+        self.assertError(proc, "the header's timer-valid mask is 0")
+        self.assertNotIn("8-byte", proc.stderr)
+
     def test_truncated(self):
         self.assertError(self.conv(self.data[:20000]), "truncated dump?")
 
