@@ -483,7 +483,7 @@ std::string format_html_report(const TraceStats& stats, const ReportInfo& info) 
             "</section>\n";
   }
   if (const std::string load = cpu_load(stats); !load.empty()) {
-    entries.push_back({"cpu-load", "CPU load per task", {}});
+    entries.push_back({"cpu-load", "CPU load per task", {{"fig-cpu-load", "over time, per task", {}}}});
     body += "<section id=\"cpu-load\">" + heading("h2", "cpu-load", "CPU load per task") + "\n<figure id=\"fig-cpu-load\">" +
             load + "</figure></section>\n";
   }
