@@ -1,6 +1,8 @@
 // `tband report`: one self-contained HTML page (inline CSS and SVG, no
-// script, nothing fetched): duration histograms per ISR, marker and mutex,
-// CPU load per task over time, value markers over time, and the stats tables.
+// script, nothing fetched): a summary (health, worst ISR/marker/span by p99,
+// busiest task) and contents linking every figure, duration histograms per
+// ISR, marker and mutex, CPU load per task over time, value markers and
+// counters as step plots over trace time, and the stats tables.
 #pragma once
 
 #include <string>

@@ -270,7 +270,7 @@ std::vector<SeriesBin> load_series(LoadBins& bins, const TimeGrid& grid, std::ui
     }
     const std::uint64_t width = std::min(grid.width(), std::max<std::uint64_t>(end - start, 1));
     const double share = 100.0 * static_cast<double>(b[i].busy_ns) / static_cast<double>(width);
-    out.push_back({false, share, share});
+    out.push_back({false, share, share, share, share});
   }
   return out;
 }
@@ -286,7 +286,7 @@ std::vector<SeriesBin> value_series(ValueBins& bins, const TimeGrid& grid, std::
     if (grid.offset_of(i) > end && i != 0) {
       break;
     }
-    out.push_back({!b[i].seen, b[i].min, b[i].max});
+    out.push_back({!b[i].seen, b[i].min, b[i].max, b[i].first, b[i].last});
   }
   return out;
 }

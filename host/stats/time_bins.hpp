@@ -98,21 +98,31 @@ class LoadBins : public Binned<LoadBin> {
   }
 };
 
-/// The smallest and largest value per bin (a value marker, a counter), as
-/// doubles: exact for the integers a plot needs.
+/// The smallest, largest, first and last value per bin (a value marker, a
+/// counter), as doubles: exact for the integers a plot needs; first and last
+/// let a report draw the series as the step function it is.
 struct ValueBin {
   bool seen = false;
-  double min = 0, max = 0;
+  double min = 0, max = 0, first = 0, last = 0;
   void add(double v) noexcept {
     min = seen ? std::min(min, v) : v;
     max = seen ? std::max(max, v) : v;
+    first = seen ? first : v;
+    last = v;
     seen = true;
   }
+  /// `o` is the bin that follows this one in time.
   void merge(const ValueBin& o) noexcept {
-    if (o.seen) {
-      add(o.min);
-      add(o.max);
+    if (!o.seen) {
+      return;
     }
+    if (!seen) {
+      *this = o;
+      return;
+    }
+    min = std::min(min, o.min);
+    max = std::max(max, o.max);
+    last = o.last;
   }
 };
 

@@ -45,10 +45,10 @@ struct Figure {
 enum class Section : std::uint8_t { kTrace, kCore, kIsr, kMarker, kValue, kTask, kQueue, kMutex, kSpan, kEvent, kCounter };
 
 /// A bin of a series over time (CPU load, a value marker): its smallest and
-/// largest value, or nothing in it.
+/// largest value, the first and last in time, or nothing in it.
 struct SeriesBin {
   bool empty = true;
-  double min = 0, max = 0;
+  double min = 0, max = 0, first = 0, last = 0;
 };
 
 struct StatRow {

@@ -215,8 +215,8 @@ class Report(CliTestCase):
     def test_self_contained_page(self):
         html = self.report().read_text()
         self.assertTrue(html.startswith("<!DOCTYPE html>"))
-        for needle in ('<svg class="histogram" data-row="mutex.bus_lock"', '<svg class="cpu-load"',
-                       '<polyline class="load" data-task="sender"', '<svg class="value-series"',
+        for needle in ('<svg class="chart histogram" data-row="mutex.bus_lock"', '<svg class="chart cpu-load"',
+                       '<polyline class="load" data-task="sender"', '<svg class="chart value-series"',
                        '<section id="tables">', "<th>name</th>"):
             self.assertIn(needle, html)
         # Nothing to fetch: no scripts or stylesheets from elsewhere, no links to load.
@@ -234,7 +234,7 @@ class Report(CliTestCase):
         self.assertEqual(dom.returncode, 0, dom.stderr.decode(errors="replace")[-2000:])
         root = dom.stdout.decode()
         # The browser parsed the SVG into elements: bars for both ISRs and both markers.
-        self.assertEqual(root.count('<svg class="histogram"'), 4)
+        self.assertEqual(root.count('<svg class="chart histogram"'), 4)
         self.assertIn('<rect class="bar"', root)
         self.assertIn('data-row="isr.systick"', root)
         self.assertIn("<td>sensor_rdy</td>", root)

@@ -340,7 +340,8 @@ class AnalysisWithSchemas(RuntimeSchemaCase):
         proc = run(["report", "--no-progress", "--schema", str(DESCRIPTOR), str(self.lab()), "-o", str(page)])
         self.assertExit(proc, 0)
         html = page.read_text()
-        self.assertIn("<h3>motor 1 speed</h3><svg", html)
+        self.assertIn('<figure id="fig-counter-motor-1-speed">', html)
+        self.assertIn('<svg class="chart value-series" data-row="counter.motor 1 speed"', html)
         self.assertIn("Spans (schema display rules)", html)
 
 

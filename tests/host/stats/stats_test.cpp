@@ -9,6 +9,7 @@
 #include "app/trace_analysis.hpp"
 #include "convert_helper.hpp"
 #include "scheduler_trace.hpp"
+#include "stats/time_bins.hpp"
 
 namespace tband::test {
 namespace {
@@ -453,6 +454,29 @@ TEST(Stats, NamesWithDotsAndSpaces) {
   const Analysis a = analyze_trace(t, "stats_names");
   EXPECT_EQ(value(a.stats, "isr.tick 1kHz.duration.max"), 5.0);
   EXPECT_EQ(value(a.stats, "marker.v1.2 step.duration.max"), 7.0);
+}
+
+// The report draws values as steps from each bin's first to its last value:
+// both must survive the bins merging as the trace grows.
+TEST(StatsBins, ValueBinsKeepFirstAndLastThroughMerges) {
+  TimeGrid grid;
+  grid.start(0);
+  ValueBins bins;
+  const double values[] = {5, -1, 7, 2};
+  for (std::uint64_t t = 0; t < 4; ++t) {
+    grid.reach(t);
+    bins.add(grid, t, values[t]);
+  }
+  EXPECT_EQ(bins.sync(grid)[1].first, -1.0);
+  grid.reach(4 * TimeGrid::kBins);  // width 1 -> 8: bins 0..7 become bin 0
+  ASSERT_EQ(grid.width(), 8u);
+  const ValueBin& merged = bins.sync(grid)[0];
+  EXPECT_TRUE(merged.seen);
+  EXPECT_EQ(merged.first, 5.0);
+  EXPECT_EQ(merged.last, 2.0);
+  EXPECT_EQ(merged.min, -1.0);
+  EXPECT_EQ(merged.max, 7.0);
+  EXPECT_FALSE(bins.sync(grid)[1].seen);
 }
 
 }  // namespace
