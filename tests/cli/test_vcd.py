@@ -21,6 +21,7 @@ traces with display rules (spans, counters, instants, diagnostics)."""
 import json
 import re
 import shutil
+import subprocess
 import unittest
 from pathlib import Path
 
@@ -299,6 +300,28 @@ class Vcd(CliTestCase):
         vcd, doc = self.convert(spans, "--schema", DESCRIPTOR)
         expected = self.check(vcd, doc)
         self.assertTrue(any(p.startswith("Diagnostics") for p in expected), sorted(expected))
+
+    @unittest.skipUnless(shutil.which("xvfb-run"), "needs xvfb-run to start GTKWave (scripts/setup.sh)")
+    def test_gtkwave_opens_the_save_file_with_task_names(self):
+        vcd, _doc = self.convert(self.trace("freertos"))
+        switches = [(e["ts_ns"], e["fields"]["task_id"]) for e in self.dump() if e["event"] == "task_switched_in"]
+        (t0, task), (t1, _) = switches[len(switches) // 2:len(switches) // 2 + 2]
+        script = self.tmp / "show.tcl"
+        script.write_text(f"""gtkwave::setMarker {(t0 + t1) // 2}
+for {{set i 0}} {{$i < [gtkwave::getTotalNumTraces]}} {{incr i}} {{
+  puts "TRACE [gtkwave::getTraceNameFromIndex $i]=[gtkwave::getTraceValueAtMarkerFromIndex $i]"
+}}
+puts "SIGNALS [gtkwave::getDisplayedSignals]"
+gtkwave::/File/Quit
+""")
+        proc = subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", str(script), f"{vcd}.gtkw"], capture_output=True,
+                              text=True, timeout=120)
+        shown = dict(line[6:].split("=", 1) for line in proc.stdout.splitlines() if line.startswith("TRACE "))
+        # The task id shown by its name through the .tasks.filter the save file attaches.
+        self.assertEqual(shown.get("Running_task_id"), self.id_names(f"{vcd}.tasks.filter")[task], proc.stdout)
+        signals = next(line for line in proc.stdout.splitlines() if line.startswith("SIGNALS ")).split()[1:]
+        listed = [line for line in Path(f"{vcd}.gtkw").read_text().splitlines() if line.startswith("tband.")]
+        self.assertEqual(signals, listed)
 
     # ---- outputs ---------------------------------------------------------------------
 
