@@ -26,8 +26,9 @@ packages=(
   qemu-system-arm bsdextrautils
   # `tband report`'s page is rendered in headless Chromium by the CLI tests (about 20 s to install)
   chromium
-  # `tband conv --vcd`'s output is read back by sigrok-cli (libsigrok) and GTKWave's vcd2fst/fst2vcd in the CLI tests
-  sigrok-cli gtkwave
+  # `tband conv --vcd`'s output is read back by sigrok-cli (libsigrok) and GTKWave's vcd2fst/fst2vcd in the CLI tests;
+  # GTKWave opens its .gtkw save file under Xvfb (xvfb-run needs xauth)
+  sigrok-cli gtkwave xvfb xauth
 )
 
 missing=()

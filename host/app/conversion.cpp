@@ -178,6 +178,11 @@ ConversionResult convert(const ConversionOptions& options) {
   if (vcd) {
     vcd->finish();
     result.vcd_translate_filter = vcd->translate_filter();
+    result.vcd_task_filter = vcd->id_filter(TrackRole::kTask);
+    result.vcd_isr_filter = vcd->id_filter(TrackRole::kIsr);
+    if (!options.vcd_save_paths.vcd.empty()) {
+      result.vcd_save_file = vcd->save_file(options.vcd_save_paths);
+    }
     result.vcd_clamped = vcd->clamped();
   }
   for (auto* out : {perfetto_out ? &*perfetto_out : nullptr, json_out ? &*json_out : nullptr,

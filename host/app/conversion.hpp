@@ -15,6 +15,7 @@
 #include "schema/schema_set.hpp"
 #include "trace/diagnostics.hpp"
 #include "trace/interpreter.hpp"
+#include "vcd/vcd_writer.hpp"
 
 namespace tband {
 
@@ -49,6 +50,8 @@ struct ConversionOptions {
   std::string vcd_spool_dir = ".";
   /// Only the VCD's 1-bit signals (VcdWriter's logic_only).
   bool vcd_logic_only = false;
+  /// The files the VCD's GTKWave save file names; vcd empty: no save file.
+  VcdWriter::SaveFilePaths vcd_save_paths;
   /// Decodes the events the binary was not compiled with (may be null).
   SchemaSet* schemas = nullptr;
   /// Called now and then with (bytes read, total bytes if known); from the
@@ -69,6 +72,9 @@ struct ConversionResult {
   std::uint64_t json_bytes = 0;
   std::uint64_t vcd_bytes = 0;
   std::string vcd_translate_filter;  // GTKWave translate filter for the VCD's *_name codes
+  std::string vcd_task_filter;       // ... for its Running_task_id signals
+  std::string vcd_isr_filter;        // ... for its isr.active signals
+  std::string vcd_save_file;         // GTKWave save file (options.vcd_save_paths)
   std::uint64_t vcd_clamped = 0;     // VCD value changes moved forward to keep time from going back
   std::uint64_t tracks = 0;
   std::uint64_t interned_names = 0;  // bounded, see NameTable::intern_bounded

@@ -25,7 +25,7 @@ constexpr const char* kExamples = R"(
 Examples:
   tband conv trace.bin -o trace.pftrace           convert, then open the file in ui.perfetto.dev
   tband conv --mode bare-metal uart.log --json t.json
-  tband conv trace.bin --vcd t.vcd                 signals for GTKWave/PulseView (and t.vcd.filter)
+  tband conv trace.bin --vcd t.vcd                 signals for GTKWave/PulseView (and t.vcd.gtkw, filters)
   tband conv -c 2 core0.bin@0 core1.bin@1 --serve  per-core files; serve the result to ui.perfetto.dev
   cat trace.hex | tband conv --format hex - -o t.pftrace
   tband conv trace.bin.zst -o trace.pftrace       zstd or gzip: decompressed as it is read
@@ -91,8 +91,9 @@ int run(int argc, char** argv) {
   conv_cmd->add_option("-o,--output", conv.output, "Write the Perfetto trace here (- for stdout)");
   conv_cmd->add_option("--json", conv.json, "Write Chrome trace-event JSON here (- for stdout)");
   conv_cmd->add_option("--vcd", conv.vcd,
-                       "Write a Value Change Dump for waveform viewers here (- for stdout), and the names of its "
-                       "*_name codes as a GTKWave translate filter next to it (FILE.filter)");
+                       "Write a Value Change Dump for waveform viewers here (- for stdout), and next to it GTKWave "
+                       "translate filters naming its *_name codes (FILE.filter), task ids (FILE.tasks.filter) and "
+                       "ISR ids (FILE.isrs.filter), and a save file that opens it with them (FILE.gtkw)");
   conv_cmd
       ->add_flag("--vcd-logic", conv.vcd_logic,
                  "Only the VCD's 1-bit signals: for PulseView and sigrok (libsigrok 0.5), whose VCD input stops "

@@ -2,6 +2,7 @@
 // on stderr, then optionally serve the result to ui.perfetto.dev.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -31,15 +32,35 @@ std::string temp_trace_path() {
   return path;
 }
 
-// A VCD written to stdout, a FIFO or a device (/dev/null): no .filter next
+// A VCD written to stdout, a FIFO or a device (/dev/null): no files next
 // to it, and the spool in $TMPDIR.
 bool vcd_is_special(const std::string& vcd) {
   struct stat st{};
   return vcd == "-" || (::stat(vcd.c_str(), &st) == 0 && !S_ISREG(st.st_mode));
 }
 
-// The VCD's translate filter, FILE.filter.
-std::string vcd_filter_path(const std::string& vcd) { return vcd.empty() || vcd_is_special(vcd) ? "" : vcd + ".filter"; }
+// The files next to a VCD FILE: translate filters for its name codes, task
+// ids and ISR ids, and a GTKWave save file (none for a special file).
+struct VcdSideFiles {
+  std::string names, tasks, isrs, save;
+};
+VcdSideFiles vcd_side_files(const std::string& vcd) {
+  if (vcd.empty() || vcd_is_special(vcd)) {
+    return {};
+  }
+  return {vcd + ".filter", vcd + ".tasks.filter", vcd + ".isrs.filter", vcd + ".gtkw"};
+}
+
+// The same, absolute, as the save file names them (GTKWave may be started elsewhere).
+VcdWriter::SaveFilePaths save_file_paths(const std::string& vcd, const VcdSideFiles& side) {
+  if (side.save.empty()) {
+    return {};
+  }
+  const auto absolute = [](const std::string& path) {
+    return std::filesystem::absolute(path).lexically_normal().string();
+  };
+  return {absolute(vcd), absolute(side.names), absolute(side.tasks), absolute(side.isrs)};
+}
 
 // The VCD writer's spool goes beside the VCD (a big trace then needs room
 // where its VCD goes, not in /tmp).
@@ -163,32 +184,42 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     for (const InputSpec& in : conversion.inputs) {
       input_paths.push_back(in.path);
     }
-    const std::string filter_path = vcd_filter_path(options.vcd);
-    check_output_paths(input_paths, {perfetto_path, options.json, options.vcd, filter_path});
+    const VcdSideFiles side = vcd_side_files(options.vcd);
+    check_output_paths(input_paths,
+                       {perfetto_path, options.json, options.vcd, side.names, side.tasks, side.isrs, side.save});
     OutputFile perfetto_file{perfetto_path};
     OutputFile json_file{options.json};
     OutputFile vcd_file{options.vcd};
-    OutputFile filter_file{filter_path};
+    OutputFile names_file{side.names};
+    OutputFile tasks_file{side.tasks};
+    OutputFile isrs_file{side.isrs};
+    OutputFile save_file{side.save};
     conversion.perfetto = {perfetto_file.file(), perfetto_file.display_name()};
     conversion.json = {json_file.file(), json_file.display_name()};
     conversion.vcd = {vcd_file.file(), vcd_file.display_name()};
     conversion.vcd_spool_dir = spool_dir(options.vcd);
     conversion.vcd_logic_only = options.vcd_logic;
+    conversion.vcd_save_paths = save_file_paths(options.vcd, side);
     ProgressBar progress{!options.no_progress && !global.quiet};
     if (progress.enabled()) {
       conversion.progress = [&](std::uint64_t done, std::optional<std::uint64_t> total) { progress.update(done, total); };
     }
     result = convert(conversion);
     progress.clear();
-    if (filter_file.file() != nullptr &&
-        std::fwrite(result.vcd_translate_filter.data(), 1, result.vcd_translate_filter.size(), filter_file.file()) !=
-            result.vcd_translate_filter.size()) {
-      throw OutputWriteError(filter_file.display_name() + ": write failed");
+    for (const auto& [file, text] : {std::pair<OutputFile*, const std::string*>{&names_file, &result.vcd_translate_filter},
+                                     {&tasks_file, &result.vcd_task_filter},
+                                     {&isrs_file, &result.vcd_isr_filter},
+                                     {&save_file, &result.vcd_save_file}}) {
+      if (file->file() != nullptr && std::fwrite(text->data(), 1, text->size(), file->file()) != text->size()) {
+        throw OutputWriteError(file->display_name() + ": write failed");
+      }
     }
     perfetto_file.commit();
     json_file.commit();
     vcd_file.commit();
-    filter_file.commit();
+    for (OutputFile* file : {&names_file, &tasks_file, &isrs_file, &save_file}) {
+      file->commit();
+    }
   } catch (const OutputPathError& e) {
     std::cerr << "tband conv: error: " << e.what() << "\n";
     return kExitUsage;

@@ -126,7 +126,7 @@ class IsrTracker {
       i.name = *early;
     }
     const std::string label = i.name.empty() ? "ISR " + std::to_string(id) : i.name;
-    i.track = timeline_.add_track(c.process, TrackKind::kSlices, label);
+    i.track = timeline_.add_track(c.process, TrackKind::kSlices, label, TrackRole::kIsr, id);
     i.name_id = names_.intern(label);
     i.obs_id = observer_.add_isr(core);
     return i;

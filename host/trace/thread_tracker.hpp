@@ -74,7 +74,7 @@ class ThreadTracker {
       set_state(prev, ts_ns, prev.switched_out_state);
     }
     if (c.running_track == 0) {
-      c.running_track = timeline_.add_track(c.process, TrackKind::kSlices, "Running task");
+      c.running_track = timeline_.add_track(c.process, TrackKind::kSlices, "Running task", TrackRole::kCoreRunning);
     }
     if (c.slice_open) {
       timeline_.slice_end(ts_ns, c.running_track);
@@ -85,6 +85,8 @@ class ThreadTracker {
       timeline_.slice_end(ts_ns, next.running_track);
     }
     set_state(next, ts_ns, {TaskStateKind::kRunning, core, {}});
+    // Then the core's slice, right after: the task's kTaskRunning slice tells
+    // outputs which task the core's kCoreRunning slice is (trace/track.hpp).
     timeline_.slice_begin(ts_ns, next.running_track, running_name_);
     next.running_on = core;
     next.switched_out_state = {};
@@ -101,9 +103,9 @@ class ThreadTracker {
     bool created = false;
     Thread& t = threads_.get(id, created);
     if (created) {
-      t.process = timeline_.add_process(label(id), next_pid_++);
+      t.process = timeline_.add_process(label(id), next_pid_++, TrackRole::kTask, id);
       t.state_track = timeline_.add_track(t.process, TrackKind::kSlices, "State");
-      t.running_track = timeline_.add_track(t.process, TrackKind::kSlices, "Running");
+      t.running_track = timeline_.add_track(t.process, TrackKind::kSlices, "Running", TrackRole::kTaskRunning);
       t.obs_id = observer_.add_task();
       t.markers.parent = t.process;
       t.markers.owner = t.obs_id;

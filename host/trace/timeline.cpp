@@ -3,21 +3,25 @@
 
 namespace tband {
 
-TrackId Timeline::add_process(std::string name, std::int32_t pid) {
+TrackId Timeline::add_process(std::string name, std::int32_t pid, TrackRole role, std::uint32_t ref) {
   TrackInfo& info = tracks_.emplace_back();
   info.id = tracks_.size();
   info.kind = TrackKind::kProcess;
   info.pid = pid;
+  info.role = role;
+  info.ref = ref;
   info.name = std::move(name);
   describe(info);
   return info.id;
 }
 
-TrackId Timeline::add_track(TrackId parent, TrackKind kind, std::string name) {
+TrackId Timeline::add_track(TrackId parent, TrackKind kind, std::string name, TrackRole role, std::uint32_t ref) {
   TrackInfo& info = tracks_.emplace_back();
   info.id = tracks_.size();
   info.parent = parent;
   info.kind = kind;
+  info.role = role;
+  info.ref = ref;
   info.name = std::move(name);
   describe(info);
   return info.id;

@@ -27,8 +27,9 @@ class Timeline {
   [[nodiscard]] NameTable& names() noexcept { return names_; }
 
   /// Creates a track and describes it to the sinks at once.
-  TrackId add_process(std::string name, std::int32_t pid);
-  TrackId add_track(TrackId parent, TrackKind kind, std::string name);
+  TrackId add_process(std::string name, std::int32_t pid, TrackRole role = TrackRole::kOther, std::uint32_t ref = 0);
+  TrackId add_track(TrackId parent, TrackKind kind, std::string name, TrackRole role = TrackRole::kOther,
+                    std::uint32_t ref = 0);
   /// Gives a track a new name (a name that arrived after the track was used).
   void rename(TrackId track, std::string name);
   [[nodiscard]] const TrackInfo& track(TrackId id) const { return tracks_[id - 1]; }

@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -142,15 +144,28 @@ void VcdWriter::slice_begin(std::uint64_t ts_ns, const TrackInfo& info, NameId n
                             std::string_view literal) {
   const std::uint64_t ts = time(ts_ns);
   Track& t = track_of(info);
-  const std::uint32_t c = code(name, literal);
+  std::uint64_t value = 0;
+  if (info.role == TrackRole::kCoreRunning) {
+    value = pending_task_;  // the task's own Running slice came just before
+    pending_task_ = kNoId;
+    t.slice_names = true;
+  } else {
+    value = code(name, literal);
+    t.slice_names |= (name == kLiteralName ? literal : names_.get(name)) != info.name;
+  }
+  if (info.role == TrackRole::kTaskRunning && info.parent != 0 && info.parent <= tracks_.size()) {
+    pending_task_ = tracks_[info.parent - 1].info.ref;
+  }
   t.slices = true;
-  t.slice_names |= (name == kLiteralName ? literal : names_.get(name)) != info.name;
-  t.open.push_back(c);
+  t.open.push_back(value);
   const auto depth = static_cast<std::uint32_t>(t.open.size());
   t.max_depth = std::max(t.max_depth, depth);
   spool(ts, t, kOn, Kind::kInt, 1);
   spool(ts, t, kDepth, Kind::kInt, depth);
-  spool(ts, t, kName, Kind::kInt, c);
+  spool(ts, t, kName, Kind::kInt, value);
+  if (info.role == TrackRole::kIsr) {
+    isr_change(ts, info, true);
+  }
 }
 
 void VcdWriter::slice_end(std::uint64_t ts_ns, const TrackInfo& info, std::span<const Arg> /*args*/) {
@@ -160,9 +175,34 @@ void VcdWriter::slice_end(std::uint64_t ts_ns, const TrackInfo& info, std::span<
     return;  // the model never ends what it did not begin; nothing to show
   }
   t.open.pop_back();
+  const std::uint64_t none = info.role == TrackRole::kCoreRunning ? kNoId : 0;
   spool(ts, t, kOn, Kind::kInt, t.open.empty() ? 0 : 1);
   spool(ts, t, kDepth, Kind::kInt, t.open.size());
-  spool(ts, t, kName, Kind::kInt, t.open.empty() ? 0 : t.open.back());
+  spool(ts, t, kName, Kind::kInt, t.open.empty() ? none : t.open.back());
+  if (info.role == TrackRole::kIsr) {
+    isr_change(ts, info, false);
+  }
+}
+
+// The core's active ISR: the innermost of its handlers that runs. An exit
+// ends the handler's latest entry, wherever it is in the nesting.
+void VcdWriter::isr_change(std::uint64_t ts, const TrackInfo& isr, bool enter) {
+  if (isr.parent == 0 || isr.parent > tracks_.size()) {
+    return;
+  }
+  Track& core = tracks_[isr.parent - 1];
+  core.has_isrs = true;
+  if (enter) {
+    core.isrs.push_back(isr.ref);
+  } else {
+    for (auto it = core.isrs.rbegin(); it != core.isrs.rend(); ++it) {
+      if (*it == isr.ref) {
+        core.isrs.erase(std::next(it).base());
+        break;
+      }
+    }
+  }
+  spool(ts, core, kActive, Kind::kInt, core.isrs.empty() ? kNoId : core.isrs.back());
 }
 
 void VcdWriter::instant(std::uint64_t ts_ns, const TrackInfo& info, NameId name, std::span<const Arg> /*args*/,
@@ -189,16 +229,79 @@ void VcdWriter::counter_double(std::uint64_t ts_ns, const TrackInfo& info, doubl
   spool(ts, t, kValue, Kind::kReal, std::bit_cast<std::uint64_t>(value));
 }
 
+namespace {
+
+// A translate filter line pair: the value as GTKWave shows a 32-bit value in
+// hex (8 digits) and in decimal, then the name (on one line).
+void add_filter_entry(std::string& text, std::uint64_t value, std::string name) {
+  for (char& ch : name) {
+    ch = ch == '\n' || ch == '\r' ? ' ' : ch;
+  }
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "%08llX", static_cast<unsigned long long>(value));
+  text += std::string{hex} + " " + name + "\n" + std::to_string(value) + " " + name + "\n";
+}
+
+}  // namespace
+
 std::string VcdWriter::translate_filter() const {
   std::string text = "# tband: names of the *_name signals' codes (hex as GTKWave shows them, and decimal)\n";
-  char hex[24];
   for (std::size_t i = 0; i < code_names_.size(); ++i) {
-    std::string name = code_names_[i];
-    for (char& ch : name) {
-      ch = ch == '\n' || ch == '\r' ? ' ' : ch;
+    add_filter_entry(text, i + 1, code_names_[i]);
+  }
+  return text;
+}
+
+std::string VcdWriter::id_filter(TrackRole role) const {
+  std::map<std::uint32_t, std::string> names;
+  for (const Track& t : tracks_) {
+    if (t.info.id == 0 || t.info.role != role) {
+      continue;
     }
-    std::snprintf(hex, sizeof hex, "%08zX", i + 1);
-    text += std::string{hex} + " " + name + "\n" + std::to_string(i + 1) + " " + name + "\n";
+    const auto [it, added] = names.emplace(t.info.ref, t.info.name);
+    if (!added && (" / " + it->second + " / ").find(" / " + t.info.name + " / ") == std::string::npos) {
+      it->second += " / " + t.info.name;  // one id, other names on other cores
+    }
+  }
+  std::string text = role == TrackRole::kTask ? "# tband: task names of the Running_task_id signals' ids\n"
+                                              : "# tband: handler names of the isr.active signals' ids\n";
+  for (const auto& [id, name] : names) {
+    add_filter_entry(text, id, name);
+  }
+  return text;
+}
+
+std::string VcdWriter::save_file(const SaveFilePaths& paths) const {
+  // GTKWave's save file: `@<flags in hex>` sets the format of the signals
+  // that follow (0x28 binary, 0x24 decimal, 0x2000 translated by the file
+  // filter `^<n> <file>` names, 0x40000 real), `-<text>` with 0x800200 and
+  // 0x1000200 begins and ends a group.
+  std::string text = "[*] tband: GTKWave save file for " + paths.vcd + "\n[dumpfile] \"" + paths.vcd +
+                     "\"\n[timestart] 0\n";
+  for (int rank = 0; rank < 3; ++rank) {
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      if (groups_[g].rank != rank) {
+        continue;
+      }
+      text += "@800200\n-" + groups_[g].name + "\n";
+      for (const Declared& d : declared_) {
+        if (d.group != g) {
+          continue;
+        }
+        const std::string& filter = d.filter == 'n'   ? paths.names_filter
+                                    : d.filter == 't' ? paths.task_filter
+                                    : d.filter == 'i' ? paths.isr_filter
+                                                      : std::string{};
+        if (!filter.empty()) {
+          const char* number = d.filter == 'n' ? "1" : d.filter == 't' ? "2" : "3";
+          text += std::string{"@2024\n^"} + number + " " + filter + "\n";
+        } else {
+          text += d.kind == Kind::kReal ? "@40020\n" : d.width == 1 ? "@28\n" : "@24\n";
+        }
+        text += d.path + "\n";
+      }
+      text += "@1000200\n-" + groups_[g].name + "\n";
+    }
   }
   return text;
 }
@@ -211,16 +314,19 @@ void VcdWriter::write_header(std::vector<std::string>& ids, std::vector<Kind>& k
   }
   h += "$timescale 1ns $end\n$scope module tband $end\n";
   std::uint32_t next_id = 0;
+  std::string scope = "tband";
+  std::size_t group = 0;
   const auto declare = [&](std::set<std::string>& used, const Track& t, Slot slot, std::string_view type, int width,
-                           const std::string& name, Kind kind) {
+                           const std::string& name, Kind kind, char filter = 0) {
     if (logic_only_ && (width != 1 || kind == Kind::kEvent)) {
       return;
     }
     const std::size_t s = (t.info.id - 1) * kSlots + slot;
     ids[s] = identifier(next_id++);
     kinds[s] = kind;
-    h += "$var " + std::string{type} + " " + std::to_string(width) + " " + ids[s] + " " + unique_in(used, name) +
-         " $end\n";
+    const std::string unique = unique_in(used, name);
+    h += "$var " + std::string{type} + " " + std::to_string(width) + " " + ids[s] + " " + unique + " $end\n";
+    declared_.push_back({scope + "." + unique, group, kind, static_cast<std::uint8_t>(width), filter});
   };
   const auto declare_track = [&](std::set<std::string>& used, const Track& t) {
     const std::string base = reference(t.info.name);
@@ -229,26 +335,36 @@ void VcdWriter::write_header(std::vector<std::string>& ids, std::vector<Kind>& k
       if (t.max_depth > 1) {
         declare(used, t, kDepth, "integer", 32, base + "_depth", Kind::kInt);
       }
-      if (t.slice_names) {
-        declare(used, t, kName, "integer", 32, base + "_name", Kind::kInt);
+      if (t.info.role == TrackRole::kCoreRunning) {
+        declare(used, t, kName, "integer", 32, base + "_id", Kind::kId, 't');
+      } else if (t.slice_names) {
+        declare(used, t, kName, "integer", 32, base + "_name", Kind::kInt, 'n');
       }
     }
     if (t.instants) {
       const std::string name = t.slices ? base + "_instant" : base;
       declare(used, t, kEvent, "event", 1, name, Kind::kEvent);
       if (t.instant_names) {
-        declare(used, t, kEventName, "integer", 32, name + "_name", Kind::kInt);
+        declare(used, t, kEventName, "integer", 32, name + "_name", Kind::kInt, 'n');
       }
     }
     if (t.ints || t.reals) {
       declare(used, t, kValue, t.reals ? "real" : "integer", 64, base, t.reals ? Kind::kReal : Kind::kInt);
     }
   };
-  // Global tracks in the top scope, then one scope per process with its tracks.
+  // Global tracks in the top scope, then one scope per process with its
+  // tracks, a core's interrupt handlers in its scope `isr`.
   std::set<std::string> top;
+  bool any_global = false;
   for (const Track& t : tracks_) {
-    if (t.info.id != 0 && t.info.kind != TrackKind::kProcess && t.info.parent == 0) {
-      declare_track(top, t);
+    any_global |= t.info.id != 0 && t.info.kind != TrackKind::kProcess && t.info.parent == 0;
+  }
+  if (any_global) {
+    groups_.push_back({"Global", 1});
+    for (const Track& t : tracks_) {
+      if (t.info.id != 0 && t.info.kind != TrackKind::kProcess && t.info.parent == 0) {
+        declare_track(top, t);
+      }
     }
   }
   std::vector<std::vector<const Track*>> children(tracks_.size());
@@ -262,10 +378,29 @@ void VcdWriter::write_header(std::vector<std::string>& ids, std::vector<Kind>& k
     if (p.info.kind != TrackKind::kProcess || p.info.id == 0) {
       continue;
     }
-    h += "$scope module " + unique_in(top, reference(p.info.name)) + " $end\n";
+    const std::string name = unique_in(top, reference(p.info.name));
+    h += "$scope module " + name + " $end\n";
+    scope = "tband." + name;
+    group = groups_.size();
+    groups_.push_back({p.info.name, p.info.role == TrackRole::kTask ? 2 : 0});
     std::set<std::string> used;
     for (const Track* t : children[p.info.id - 1]) {
-      declare_track(used, *t);
+      if (t->info.role != TrackRole::kIsr) {
+        declare_track(used, *t);
+      }
+    }
+    if (p.has_isrs) {
+      const std::string isr_scope = unique_in(used, "isr");
+      h += "$scope module " + isr_scope + " $end\n";
+      scope += "." + isr_scope;
+      std::set<std::string> isr_used;
+      declare(isr_used, p, kActive, "integer", 32, "active", Kind::kId, 'i');
+      for (const Track* t : children[p.info.id - 1]) {
+        if (t->info.role == TrackRole::kIsr) {
+          declare_track(isr_used, *t);
+        }
+      }
+      h += "$upscope $end\n";
     }
     h += "$upscope $end\n";
     out_.write(h);
@@ -278,6 +413,9 @@ void VcdWriter::write_header(std::vector<std::string>& ids, std::vector<Kind>& k
 void VcdWriter::write_body(const std::vector<std::string>& ids, const std::vector<Kind>& kinds) {
   const std::size_t n = ids.size();
   std::vector<std::uint64_t> cur(n, 0);
+  for (std::size_t s = 0; s < n; ++s) {
+    cur[s] = kinds[s] == Kind::kId ? kNoId : 0;  // no ISR active, no task switched in yet
+  }
   std::vector<std::uint64_t> shown(n, 0);
   std::vector<bool> ever_shown(n, false);
   std::vector<bool> touched(n, false);
@@ -287,6 +425,8 @@ void VcdWriter::write_body(const std::vector<std::string>& ids, const std::vecto
     line.clear();
     if (kinds[s] == Kind::kEvent) {
       line += '1';
+    } else if (kinds[s] == Kind::kId && bits == kNoId) {
+      line += "bz ";
     } else if (s % kSlots == kOn) {
       line += bits != 0 ? '1' : '0';
     } else if (kinds[s] == Kind::kReal) {

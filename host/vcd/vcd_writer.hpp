@@ -3,11 +3,17 @@
 // is a scope, each track one or more signals named as the Perfetto track is:
 //   - slice tracks: a 1-bit signal, high while a slice is open; where slices
 //     nest (ISRs, markers), `<name>_depth`; where slices carry other names than
-//     the track's (the running task, task states, markers), `<name>_name`, the
-//     code of the innermost open slice's name (0: none);
+//     the track's (task states, markers), `<name>_name`, the code of the
+//     innermost open slice's name (0: none);
+//   - a core's interrupt handlers (tracks of role kIsr) in its `isr` scope, with
+//     `active`: the id of the innermost running handler (z: none);
+//   - a core's running task (role kCoreRunning): `Running_task_id`, the
+//     task's id as the trace gives it (z before the first switch);
 //   - instants: a VCD `event` (and `<name>_name`, the last instant's code);
 //   - counters: `integer` 64, or `real` when a sample is not an integer.
-// The codes' names go to a GTKWave translate filter file (translate_filter()).
+// The codes' and ids' names go to GTKWave translate filter files
+// (translate_filter(), id_filter()), and save_file() writes a GTKWave save
+// file that shows every signal, grouped per scope, with its filter.
 // Time is the model's: nanoseconds, one time base for every core; a call
 // earlier than the one before it is written at the later time (counted in
 // clamped()).
@@ -52,6 +58,17 @@ class VcdWriter final : public PlainSink {
   /// GTKWave translate filter file: each name code, as GTKWave shows it in
   /// hex (8 digits) and in decimal, and its name.
   [[nodiscard]] std::string translate_filter() const;
+  /// GTKWave translate filter file for the `role` tracks' ids (kIsr: the
+  /// `active` signals; kTask: `Running_task_id`): each id in hex and decimal
+  /// and the name of its track (names of one id on several cores joined by " / ").
+  [[nodiscard]] std::string id_filter(TrackRole role) const;
+  /// The files a GTKWave save file names (absolute paths, best).
+  struct SaveFilePaths {
+    std::string vcd, names_filter, task_filter, isr_filter;
+  };
+  /// A GTKWave save file (.gtkw) that opens the VCD with every declared
+  /// signal, a group per scope (cores first), the filters attached. After finish().
+  [[nodiscard]] std::string save_file(const SaveFilePaths& paths) const;
   /// Calls whose time was earlier than the previous call's.
   [[nodiscard]] std::uint64_t clamped() const noexcept { return clamped_; }
   /// Names beyond kMaxCodes share the last code.
@@ -68,12 +85,25 @@ class VcdWriter final : public PlainSink {
 
  private:
   // The signals of one track; a signal's number is track index * kSlots + slot.
-  enum Slot : std::uint8_t { kOn, kDepth, kName, kEvent, kEventName, kValue, kSlots };
-  enum class Kind : std::uint8_t { kInt, kReal, kEvent };
+  // kActive: a core's active ISR id, on the core's process track.
+  enum Slot : std::uint8_t { kOn, kDepth, kName, kEvent, kEventName, kValue, kActive, kSlots };
+  // kId: declared only, an id signal (its records are kInt; kNoId: none, written as z).
+  enum class Kind : std::uint8_t { kInt, kReal, kEvent, kId };
+  static constexpr std::uint64_t kNoId = ~std::uint64_t{0};
+  // A declared signal, as the save file lists it.
+  struct Declared {
+    std::string path;  // tband.<scope>...<name>
+    std::size_t group;  // index in groups_
+    Kind kind;
+    std::uint8_t width;
+    char filter;  // 'n' name codes, 't' task ids, 'i' ISR ids, 0 none
+  };
 
   struct Track {
     TrackInfo info;
-    std::vector<std::uint32_t> open;  // name codes of the open slices, innermost last
+    std::vector<std::uint64_t> open;  // name codes (task ids: kCoreRunning) of the open slices, innermost last
+    std::vector<std::uint32_t> isrs;  // a process: ids of its running ISRs, innermost last
+    bool has_isrs = false;
     std::uint32_t max_depth = 0;
     bool slices = false, slice_names = false;  // any slice; any named other than the track
     bool instants = false, instant_names = false;
@@ -91,6 +121,7 @@ class VcdWriter final : public PlainSink {
   std::uint32_t new_code(std::string_view text);
   std::uint64_t time(std::uint64_t ts_ns);
   void spool(std::uint64_t ts, const Track& track, Slot slot, Kind kind, std::uint64_t bits);
+  void isr_change(std::uint64_t ts, const TrackInfo& isr, bool enter);
   void write_header(std::vector<std::string>& ids, std::vector<Kind>& kinds);
   void write_body(const std::vector<std::string>& ids, const std::vector<Kind>& kinds);
 
@@ -101,6 +132,13 @@ class VcdWriter final : public PlainSink {
   std::unordered_map<std::string, std::uint32_t> codes_;
   std::vector<std::string> code_names_;  // by code - 1
   std::vector<std::uint32_t> code_by_name_;  // by NameId: its code, 0 until met
+  std::vector<Declared> declared_;
+  struct Group {
+    std::string name;
+    int rank;  // the save file's order: 0 cores, 1 global tracks, 2 tasks
+  };
+  std::vector<Group> groups_;
+  std::uint64_t pending_task_ = kNoId;  // the task whose kTaskRunning slice began last
   std::uint64_t last_ts_ = 0;
   std::uint64_t clamped_ = 0;
   std::uint64_t records_ = 0;

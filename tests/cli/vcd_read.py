@@ -6,7 +6,8 @@ import subprocess
 
 def parse_vcd(text):
     """{path: {"type", "width", "changes": [(t, value)]}} with values as
-    written (b101 -> int, r2.5 -> float, 0/1 -> int, events -> 1, x -> None);
+    written (b101 -> int, r2.5 -> float, 0/1 -> int, events -> 1, x -> None,
+    bz -> "z": no value, as tband writes an id signal with nothing active);
     scopes joined with '.', the top scope left out."""
     signals, by_id, scope, now = {}, {}, [], 0
     words = iter(text.split())
@@ -36,7 +37,7 @@ def parse_vcd(text):
             if word[0] in "rR":
                 value = float(raw)
             else:
-                value = None if set(raw.lower()) & set("xz") else int(raw, 2)
+                value = "z" if set(raw.lower()) == {"z"} else None if set(raw.lower()) & set("xz") else int(raw, 2)
             for path in by_id[ident]:
                 signals[path]["changes"].append((now, value))
         elif word[0] in "01xXzZ" and word[1:] in by_id:

@@ -98,15 +98,23 @@ class VcdWriterTest : public ::testing::Test {
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    writer_.reset();
+    out_.reset();  // its destructor flushes: before the file is closed
+    if (file_ != nullptr) {
+      std::fclose(file_);
+    }
+    fs::remove_all(dir_);
+  }
 
-  TrackInfo process(TrackId id, std::string name) {
-    TrackInfo t{id, 0, TrackKind::kProcess, static_cast<std::int32_t>(id), std::move(name)};
+  TrackInfo process(TrackId id, std::string name, TrackRole role = TrackRole::kOther, std::uint32_t ref = 0) {
+    TrackInfo t{id, 0, TrackKind::kProcess, static_cast<std::int32_t>(id), std::move(name), role, ref};
     writer().describe_track(t);
     return t;
   }
-  TrackInfo track(TrackId id, TrackId parent, TrackKind kind, std::string name) {
-    TrackInfo t{id, parent, kind, 0, std::move(name)};
+  TrackInfo track(TrackId id, TrackId parent, TrackKind kind, std::string name, TrackRole role = TrackRole::kOther,
+                  std::uint32_t ref = 0) {
+    TrackInfo t{id, parent, kind, 0, std::move(name), role, ref};
     writer().describe_track(t);
     return t;
   }
@@ -122,7 +130,7 @@ class VcdWriterTest : public ::testing::Test {
     writer().finish();
     out_->flush();
     EXPECT_FALSE(out_->failed());
-    std::fclose(file_);
+    std::fflush(file_);
     std::ifstream in(dir_ / "out.vcd");
     text_.assign(std::istreambuf_iterator<char>(in), {});
     return parse(text_);
@@ -161,28 +169,118 @@ TEST_F(VcdWriterTest, NestedSlicesGiveLevelDepthAndAllEdgesAtTheirTimes) {
   (void)core;
 }
 
-TEST_F(VcdWriterTest, RunningTaskIsANameCodeAndASwitchAtOneTimeIsOneChange) {
+TEST_F(VcdWriterTest, RunningTaskIsTheTaskIdAndASwitchAtOneTimeIsOneChange) {
   process(1, "Core 0");
-  const TrackInfo running = track(2, 1, TrackKind::kSlices, "Running task");
+  const TrackInfo running = track(2, 1, TrackKind::kSlices, "Running task", TrackRole::kCoreRunning);
   const TrackInfo idle_only = track(3, 1, TrackKind::kSlices, "Never used");
   (void)idle_only;
+  // Tasks as the model makes them: a process with the trace's id, its
+  // Running track whose slice begins just before the core's.
+  std::vector<TrackInfo> task_running;
+  const std::vector<std::pair<std::uint32_t, std::string>> tasks{{0x20001000, "IDLE"}, {7, "sender"}, {9, "sender"}};
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const auto id = static_cast<TrackId>(4 + 2 * i);
+    process(id, tasks[i].second, TrackRole::kTask, tasks[i].first);
+    task_running.push_back(track(id + 1, id, TrackKind::kSlices, "Running", TrackRole::kTaskRunning));
+  }
+  const NameId running_name = names_.intern("Running");
   VcdWriter& w = writer();
-  w.simple_slice_begin(10, running, names_.intern("IDLE"));
+  const auto switch_to = [&](std::uint64_t ts, std::size_t task) {
+    w.simple_slice_begin(ts, task_running[task], running_name);
+    w.simple_slice_begin(ts, running, names_.intern(tasks[task].second));
+  };
+  switch_to(10, 0);
+  w.simple_slice_end(50, task_running[0]);
   w.simple_slice_end(50, running);
-  w.simple_slice_begin(50, running, names_.intern("sender"));
+  switch_to(50, 1);
+  w.simple_slice_end(70, task_running[1]);
   w.simple_slice_end(70, running);
-  w.slice_begin(70, running, kLiteralName, {}, "a literal name");
-  w.simple_slice_end(90, running);
-  w.simple_slice_begin(90, running, names_.intern("IDLE"));
+  switch_to(70, 2);  // another task of the same name: its own id
   const Vcd vcd = finish();
   // One level change at 10 (dumpvars), none at the switches: the core is never idle.
   EXPECT_EQ(vcd.at("tband.Core_0.Running_task").changes, (Changes{{10, "1"}}));
-  EXPECT_EQ(vcd.at("tband.Core_0.Running_task_name").changes,
-            (Changes{{10, "b1"}, {50, "b10"}, {70, "b11"}, {90, "b1"}}));
+  EXPECT_EQ(vcd.at("tband.Core_0.Running_task_id").changes,
+            (Changes{{10, "b100000000000000001000000000000"}, {50, "b111"}, {70, "b1001"}}));
+  EXPECT_FALSE(vcd.has("tband.Core_0.Running_task_name"));
   EXPECT_FALSE(vcd.has("tband.Core_0.Never_used"));  // a track with nothing on it costs no signal
+  EXPECT_EQ(w.id_filter(TrackRole::kTask),
+            "# tband: task names of the Running_task_id signals' ids\n"
+            "00000007 sender\n7 sender\n00000009 sender\n9 sender\n20001000 IDLE\n536875008 IDLE\n");
+  // Name codes only for the tasks' own Running slices, none for the task names.
   EXPECT_EQ(w.translate_filter(),
             "# tband: names of the *_name signals' codes (hex as GTKWave shows them, and decimal)\n"
-            "00000001 IDLE\n1 IDLE\n00000002 sender\n2 sender\n00000003 a literal name\n3 a literal name\n");
+            "00000001 Running\n1 Running\n");
+}
+
+TEST_F(VcdWriterTest, ActiveIsrIsTheInnermostHandlersIdAndZWhenNoneRuns) {
+  process(1, "Core 0");
+  const TrackInfo tick = track(2, 1, TrackKind::kSlices, "tick", TrackRole::kIsr, 3);
+  const TrackInfo adc = track(3, 1, TrackKind::kSlices, "ISR 0", TrackRole::kIsr, 0);
+  const TrackInfo marker = track(4, 1, TrackKind::kSlices, "marker");
+  process(5, "Core 1");
+  const TrackInfo other = track(6, 5, TrackKind::kSlices, "uart", TrackRole::kIsr, 3);
+  VcdWriter& w = writer();
+  w.simple_slice_begin(5, marker, names_.intern("marker"));
+  w.simple_slice_begin(10, tick, names_.intern("tick"));
+  w.simple_slice_begin(12, adc, names_.intern("ISR 0"));  // nested in tick
+  w.simple_slice_end(14, adc);
+  w.simple_slice_end(16, tick);
+  w.simple_slice_begin(20, adc, names_.intern("ISR 0"));
+  w.simple_slice_begin(22, tick, names_.intern("tick"));
+  w.simple_slice_end(24, adc);  // the outer one ends first: tick stays active
+  w.simple_slice_end(26, tick);
+  w.simple_slice_begin(30, other, names_.intern("uart"));
+  const Vcd vcd = finish();
+  EXPECT_EQ(vcd.at("tband.Core_0.isr.active").type, "integer");
+  EXPECT_EQ(vcd.at("tband.Core_0.isr.active").changes,
+            (Changes{{5, "bz"}, {10, "b11"}, {12, "b0"}, {14, "b11"}, {16, "bz"}, {20, "b0"}, {22, "b11"}, {26, "bz"}}));
+  EXPECT_EQ(vcd.at("tband.Core_0.isr.tick").changes, (Changes{{5, "0"}, {10, "1"}, {16, "0"}, {22, "1"}, {26, "0"}}));
+  EXPECT_EQ(vcd.at("tband.Core_0.isr.ISR_0").changes, (Changes{{5, "0"}, {12, "1"}, {14, "0"}, {20, "1"}, {24, "0"}}));
+  EXPECT_TRUE(vcd.has("tband.Core_0.marker"));  // not a handler: in the core's scope
+  EXPECT_EQ(vcd.at("tband.Core_1.isr.active").changes, (Changes{{5, "bz"}, {30, "b11"}}));
+  EXPECT_EQ(w.id_filter(TrackRole::kIsr),
+            "# tband: handler names of the isr.active signals' ids\n"
+            "00000000 ISR 0\n0 ISR 0\n00000003 tick / uart\n3 tick / uart\n");
+}
+
+TEST_F(VcdWriterTest, SaveFileShowsEverySignalGroupedWithItsFilter) {
+  process(1, "Core 0");
+  const TrackInfo isr = track(2, 1, TrackKind::kSlices, "tick", TrackRole::kIsr, 3);
+  const TrackInfo running = track(3, 1, TrackKind::kSlices, "Running task", TrackRole::kCoreRunning);
+  process(4, "idle", TrackRole::kTask, 1);
+  const TrackInfo task_running = track(5, 4, TrackKind::kSlices, "Running", TrackRole::kTaskRunning);
+  const TrackInfo state = track(6, 4, TrackKind::kSlices, "State");
+  const TrackInfo fill = track(7, 0, TrackKind::kCounter, "fill");
+  const TrackInfo temp = track(8, 0, TrackKind::kCounter, "temp");
+  VcdWriter& w = writer();
+  w.simple_slice_begin(1, task_running, names_.intern("Running"));
+  w.simple_slice_begin(1, running, names_.intern("idle"));
+  w.simple_slice_begin(1, state, names_.intern("Running on core 0"));
+  w.simple_slice_begin(2, isr, names_.intern("tick"));
+  w.counter(3, fill, 2);
+  w.counter_double(3, temp, 2.5);
+  const Vcd vcd = finish();
+  const std::string save = w.save_file({"/d/t.vcd", "/d/t.vcd.filter", "/d/t.vcd.tasks.filter", "/d/t.vcd.isrs.filter"});
+  EXPECT_TRUE(save.starts_with("[*] tband: GTKWave save file for /d/t.vcd\n[dumpfile] \"/d/t.vcd\"\n")) << save;
+  // Every signal once, in groups: cores, then global tracks, then tasks.
+  std::vector<std::string> listed, groups;
+  std::istringstream lines(save);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("tband.")) {
+      listed.push_back(line);
+      EXPECT_TRUE(vcd.has(line)) << line;
+    } else if (line.starts_with("-")) {
+      groups.push_back(line);
+    }
+  }
+  EXPECT_EQ(listed.size(), vcd.signals.size());
+  EXPECT_EQ(groups, (std::vector<std::string>{"-Core 0", "-Core 0", "-Global", "-Global", "-idle", "-idle"}));
+  EXPECT_NE(save.find("@2024\n^2 /d/t.vcd.tasks.filter\ntband.Core_0.Running_task_id\n"), std::string::npos) << save;
+  EXPECT_NE(save.find("@2024\n^3 /d/t.vcd.isrs.filter\ntband.Core_0.isr.active\n"), std::string::npos) << save;
+  EXPECT_NE(save.find("@2024\n^1 /d/t.vcd.filter\ntband.idle.State_name\n"), std::string::npos) << save;
+  EXPECT_NE(save.find("@28\ntband.Core_0.isr.tick\n"), std::string::npos) << save;
+  EXPECT_NE(save.find("@24\ntband.fill\n"), std::string::npos) << save;
+  EXPECT_NE(save.find("@40020\ntband.temp\n"), std::string::npos) << save;
 }
 
 TEST_F(VcdWriterTest, CountersAreIntegersUntilAFloatMakesThemReal) {
