@@ -74,6 +74,39 @@ def cobs_max_framed_len(n: int) -> int:
     return 2 if n == 0 else n + 1 + (n + 253) // 254
 
 
+def cobs_frame(raw: bytes) -> bytes:
+    """raw framed as the target encoder frames it: COBS blocks of at most 254
+    data bytes (a full block has code 0xFF and no zero after it; a frame that
+    ends with one gets no further code byte), then the 0x00 delimiter."""
+    out = bytearray()
+    block = bytearray()
+    ends_full_block = False
+    for byte in raw:
+        if byte == 0:
+            out += bytes([len(block) + 1]) + block
+            block.clear()
+            ends_full_block = False
+            continue
+        block.append(byte)
+        ends_full_block = len(block) == 254
+        if ends_full_block:
+            out += b"\xff" + block
+            block.clear()
+    if not ends_full_block:
+        out += bytes([len(block) + 1]) + block
+    return bytes(out + b"\x00")
+
+
+def varlen(value: int) -> bytes:
+    """An unsigned varlen: 7 bits a byte, least significant first, high bit = more follows."""
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
 @dataclass(frozen=True)
 class EnumValue:
     name: str
@@ -480,6 +513,24 @@ class Schema:
     def trace_id(self) -> int:
         """What the schema_id event carries: the wire hash's first 64 bits."""
         return int(self.wire_hash[:16], 16)
+
+    @property
+    def user_group_names(self) -> str:
+        """What schema_id carries after the identity: the user groups' names, comma-separated."""
+        return ",".join(g.name for g in self.user_groups)
+
+    @property
+    def schema_id_frame(self) -> bytes | None:
+        """The schema_id frame the target encoder writes for this schema
+        (trace_id, user_group_names uncut), trailing 0x00 included; None for
+        a schema without schema_id (test schemas without tband's base group)."""
+        event = next((e for e in self.events if e.name == "schema_id"), None)
+        if event is None:
+            return None
+        wires = [f.type.wire for f in event.fields]
+        if wires != ["u64", STR_TYPE]:
+            raise ValueError(f"schema_id's fields are {wires}, the generator frames u64 then str")
+        return cobs_frame(bytes([event.id]) + varlen(self.trace_id) + self.user_group_names.encode())
 
     @property
     def max_fixed_len(self) -> int:

@@ -334,6 +334,18 @@ inline constexpr bool kHasUserEvents = false;
 inline constexpr std::uint64_t kSchemaTraceId = 0x4BA19A3CD21F659Full;
 inline constexpr char kUserGroupNames[] = "";
 
+/// The schema_id frame encode_schema_id(buf, kSchemaTraceId, kUserGroupNames)
+/// writes (trailing 0x00 included), as bytes the generator computed: the
+/// runtime copies them rather than run the encoder (no code, no stack), and
+/// a compiler need not evaluate the encoder as a constant expression (GCC's
+/// UBSan does not). It is that frame while kMaxStrLen does not cut the names
+/// (kSchemaIdFrameExact); else only the encoder writes the cut frame.
+inline constexpr std::uint8_t kSchemaIdFrame[] = {
+    0x0B, 0x0D, 0x9F, 0xCB, 0xFD, 0x90, 0xCD, 0xC7, 0xE6, 0xD0, 0x4B, 0x00,
+};
+inline constexpr std::size_t kSchemaIdFrameLen = sizeof(kSchemaIdFrame);
+inline constexpr bool kSchemaIdFrameExact = sizeof(kUserGroupNames) - 1 <= kMaxStrLen;
+
 /// The compact encoder: any event from its spec (field_spec() | id) and field
 /// values, in one routine (what every encode_<event>() uses when built for
 /// size). ints are the integer fields in wire order, timestamp first for

@@ -5,8 +5,10 @@
 // first with boundary values, then with seeded random values (the seed is
 // printed; set TBAND_TEST_SEED to replay one).
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -1440,6 +1442,26 @@ TEST(RoundTrip, QueueSetSelectFromIsr) {
     len = tband::enc::encode_queue_set_select_from_isr(buf.data(), expected.ts, expected.set_id, expected.member_id);
     tband::test::expect_round_trip(buf.data(), len, buf.size(), tband::Event{expected});
   }
+}
+
+// The schema_id frame the generator wrote into tband_encode.hpp (which the
+// runtime copies into the metadata buffer) is the encoder's, byte for byte,
+// and decodes to the schema's identity.
+TEST(SchemaIdFrame, IsWhatTheEncoderWrites) {
+  if (!tband::enc::kSchemaIdFrameExact) {
+    GTEST_SKIP() << "kMaxStrLen cuts the user groups' names: the runtime encodes schema_id";
+  }
+  std::array<std::uint8_t, tband::enc::SchemaId::kMaxFramedLen> buf{};
+  const std::size_t len = tband::enc::encode_schema_id(buf.data(), tband::enc::kSchemaTraceId, tband::enc::kUserGroupNames);
+  const std::vector<std::uint8_t> encoded(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(len));
+  const std::vector<std::uint8_t> generated(tband::enc::kSchemaIdFrame,
+                                            tband::enc::kSchemaIdFrame + tband::enc::kSchemaIdFrameLen);
+  EXPECT_EQ(generated, encoded);
+  tband::SchemaId expected;
+  expected.wire_hash = tband::enc::kSchemaTraceId;
+  expected.user_groups = tband::enc::kUserGroupNames;
+  tband::test::expect_round_trip(tband::enc::kSchemaIdFrame, tband::enc::kSchemaIdFrameLen,
+                                 tband::enc::kSchemaIdFrameLen, tband::Event{expected});
 }
 
 }  // namespace

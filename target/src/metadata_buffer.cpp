@@ -26,13 +26,21 @@ void append_locked(unsigned core, MetadataBuffer& meta, const std::uint8_t* fram
   }
 }
 
-// schema_id, encoded where it is needed (once per core): out of line, so
-// that its frame on the stack is no hook's. (A frame encoded at compile time
-// is no constant expression under GCC's UBSan.)
-[[maybe_unused]] __attribute__((noinline)) void append_schema_id(unsigned core, MetadataBuffer& meta) noexcept {
+// schema_id: the generator's frame, copied (no encoder, no stack); encoded
+// here, out of line so that its frame on the stack is no hook's, only when
+// kMaxStrLen cuts the user groups' names (the generator's frame has them uncut).
+[[maybe_unused]] __attribute__((noinline)) void append_cut_schema_id(unsigned core, MetadataBuffer& meta) noexcept {
   std::uint8_t frame[enc::SchemaId::kMaxFramedLen];
   const std::size_t len = enc::encode_schema_id(frame, enc::kSchemaTraceId, enc::kUserGroupNames);
   append_locked(core, meta, frame, len);
+}
+
+[[maybe_unused]] void append_schema_id(unsigned core, MetadataBuffer& meta) noexcept {
+  if constexpr (enc::kSchemaIdFrameExact) {
+    append_locked(core, meta, enc::kSchemaIdFrame, enc::kSchemaIdFrameLen);
+  } else {
+    append_cut_schema_id(core, meta);
+  }
 }
 
 }  // namespace

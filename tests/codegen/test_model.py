@@ -7,9 +7,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from codegen.model import cobs_max_framed_len
+from codegen.model import cobs_frame, cobs_max_framed_len, varlen
 from codegen.errors import SchemaErrors
-from codegen.validate import load_schema
+from codegen.validate import compose_schema, load_schema
 
 from .support import SCHEMA_DIR
 
@@ -162,6 +162,61 @@ class RealSchemaTest(unittest.TestCase):
 
     def test_cobs_worst_case(self) -> None:
         self.assertEqual([cobs_max_framed_len(n) for n in (0, 1, 16, 254, 255, 508)], [2, 3, 18, 256, 258, 511])
+
+
+def cobs_decode(frame: bytes) -> bytes:
+    """Plain COBS decoding of one delimited frame, to check the generator's framing."""
+    assert frame[-1] == 0 and 0 not in frame[:-1]
+    out = bytearray()
+    pos = 0
+    body = frame[:-1]
+    while pos < len(body):
+        code = body[pos]
+        out += body[pos + 1 : pos + code]
+        pos += code
+        if code != 0xFF and pos < len(body):
+            out.append(0)
+    return bytes(out)
+
+
+class SchemaIdFrameTest(unittest.TestCase):
+    """The schema_id frame the generator writes into tband_encode.hpp (the
+    C++ round-trip tests compare it with the target encoder's)."""
+
+    def test_cobs_frame_blocks(self) -> None:
+        self.assertEqual(cobs_frame(b"\x0d\x00\x05"), b"\x02\x0d\x02\x05\x00")
+        self.assertEqual(cobs_frame(b"\x0d\x00"), b"\x02\x0d\x01\x00")
+        full = bytes(range(1, 255))  # 254 bytes: one full block, no further code byte
+        self.assertEqual(cobs_frame(full), b"\xff" + full + b"\x00")
+        self.assertEqual(cobs_frame(full + b"\x07"), b"\xff" + full + b"\x02\x07\x00")
+        self.assertEqual(cobs_frame(full + b"\x00"), b"\xff" + full + b"\x01\x01\x00")
+
+    def test_cobs_frame_decodes_back_within_the_worst_case(self) -> None:
+        for raw in (b"\x0d", b"\x00", b"\x0d" + b"a" * 300, b"\x0d\x00" + b"b" * 600 + b"\x00", b"\x0d" + b"c" * 508):
+            with self.subTest(length=len(raw)):
+                frame = cobs_frame(raw)
+                self.assertEqual(cobs_decode(frame), raw)
+                self.assertLessEqual(len(frame), cobs_max_framed_len(len(raw)))
+
+    def test_varlen(self) -> None:
+        self.assertEqual(varlen(0), b"\x00")
+        self.assertEqual(varlen(0x7F), b"\x7f")
+        self.assertEqual(varlen(0x80), b"\x80\x01")
+        self.assertEqual(varlen(2**64 - 1), b"\xff" * 9 + b"\x01")
+
+    def test_frame_of_a_schema_with_user_groups(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            names = [f"group_{i:03}" for i in range(30)]  # 299 bytes of names: several COBS blocks
+            for i, name in enumerate(names):
+                (Path(tmp) / f"{name}.yaml").write_text(
+                    f"group: {name}\ntitle: G{i}\ndescription: A group.\nevents:\n  - name: ev_{i}\n    id: {0xC0 + i}\n"
+                    "    description: An event.\n    fields: []\n"
+                )
+            schema = compose_schema([(Path(tmp), "groups")])
+        self.assertEqual(schema.user_group_names, ",".join(sorted(names)))
+        raw = b"\x0d" + varlen(schema.trace_id) + schema.user_group_names.encode()
+        self.assertEqual(cobs_decode(schema.schema_id_frame), raw)
+        self.assertEqual(len(schema.schema_id_frame), cobs_max_framed_len(len(raw)))
 
 
 class OptionalFieldsTest(unittest.TestCase):
