@@ -188,7 +188,8 @@ void write_lab(const std::string& path, const std::string& schema_id) {
 }
 
 // Spans that do not nest on one track (job 1 ends while job 2, begun inside
-// it, is open) and an end with no begin (job 9).
+// it, is open) and an end with no begin (job 9); a channel's level before the
+// channel is named (its track is renamed).
 void write_lab_spans(const std::string& path) {
   TraceFile f{path};
   f.add([](std::uint8_t* b) { return enc::encode_schema_id(b, enc::kSchemaTraceId, enc::kUserGroupNames); });
@@ -198,6 +199,9 @@ void write_lab_spans(const std::string& path) {
   f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 30, 1, 1); });
   f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 40, 2, 2); });
   f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 50, 9, 9); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_level(b, 60, 5, 7); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_channel_name(b, 5, "right"); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_level(b, 70, 5, 8); });
 }
 
 int usage() {

@@ -93,6 +93,7 @@ class RecentKeys {
     next_ = (next_ + 1) % N;
     size_ = size_ < N ? size_ + 1 : N;
   }
+  void clear() noexcept { size_ = 0; }
 
  private:
   std::array<FieldKey, N> keys_{};
