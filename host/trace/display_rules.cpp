@@ -109,13 +109,12 @@ void TraceInterpreter::apply_name_rule(const DynamicEvent& e) {
     state.names.clear();
     state.recent_names.clear();
   }
-  for (DisplayTrack& track : display_tracks_) {
-    const bool uses = std::any_of(track.pieces.begin(), track.pieces.end(), [&](const NamePiece& p) {
-      return p.field == key.info->name && p.text == value;
-    });
-    if (!uses) {
-      continue;
-    }
+  const auto users = tracks_by_value_.find(std::string_view{label_key(key.info->name, value)});
+  if (users == tracks_by_value_.end()) {
+    return;
+  }
+  for (DisplayTrack* const t : users->second) {
+    DisplayTrack& track = *t;
     std::string base = render_pieces(track.pieces);
     std::string name = track.unit.empty() ? base : base + " (" + track.unit + ")";
     std::string global_key{reinterpret_cast<const char*>(&track.parent), sizeof track.parent};
@@ -242,6 +241,14 @@ TraceInterpreter::DisplayTrack& TraceInterpreter::display_track(const DynamicEve
         track->unit = kind == TrackKind::kCounter ? rule.unit : std::string{};
         track->parent = parent;
         track->kind = kind;
+        for (const NamePiece& piece : track->pieces) {
+          if (!piece.field.empty()) {
+            std::vector<DisplayTrack*>& users = tracks_by_value_[label_key(piece.field, piece.text)];
+            if (users.empty() || users.back() != track) {  // a field twice in one template: once
+              users.push_back(track);
+            }
+          }
+        }
       }
       display_tracks_by_name_.emplace(std::move(global_key), track);
     }

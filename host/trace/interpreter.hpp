@@ -365,6 +365,7 @@ class TraceInterpreter {
   ByText<DisplayTrack*> display_tracks_by_name_;  // by parent, kind and name
   // Name rules' labels: by field name, a zero byte and the value's text.
   ByText<std::string> labels_;
+  ByText<std::vector<DisplayTrack*>> tracks_by_value_;  // the same keys: tracks whose templates show the value
   ByText<std::vector<OpenRef>> open_spans_;        // by span name
   ByText<TraceObserver::Index> span_obs_ids_;       // by span name
   FieldKey key_;                                   // scratch

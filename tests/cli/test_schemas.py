@@ -280,16 +280,19 @@ class ConvWithSchemas(RuntimeSchemaCase):
         self.assertEqual(slices, [("job 1 LAB_ON", 10, 30), ("job 2 LAB_ON", 20, 30), ("job 2 LAB_ON", 30, 40)])
 
     def test_a_name_that_arrives_after_its_track_renames_it(self):
-        # lab-spans: channel 5's level at 60 ns, its name "right" after it, another level at 70 ns.
-        trace = self.tmp / "spans.bin"
-        make_trace("lab-spans", trace)
-        proc, out = self.convert(trace, "--schema", str(DESCRIPTOR))
+        # Channel 5's level at 60 ns, its name "right" after it, another level at 70 ns; channel 6 unnamed.
+        trace = self.tmp / "names.bin"
+        make_trace("lab-names", trace)
+        proc, out = self.convert(trace, "--strict", "--schema", str(DESCRIPTOR))
         self.assertExit(proc, 0)
         view = TraceView(out)
         self.assertEqual(view.track("level right", "Core 0")["counter"], [(60, 7), (70, 8)])
+        self.assertEqual(view.track("level 6", "Core 0")["counter"], [(65, 1)])
         self.assertNotIn("level 5", [t["name"] for t in view.tracks.values()])
+        self.assertEqual([i["name"] for i in view.track("Other events", "Core 0")["instants"]], ["schema_id"])
         figures = json.loads(run(["stats", "--json", "--no-progress", "--schema", str(DESCRIPTOR), str(trace)]).stdout)
         self.assertEqual(figures["figures"]["counter.level right.count"], 2)
+        self.assertEqual(figures["figures"]["counter.level 6.count"], 1)
         self.assertFalse([k for k in figures["figures"] if k.startswith("counter.level 5.")])
 
 
