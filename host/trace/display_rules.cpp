@@ -106,8 +106,14 @@ void TraceInterpreter::apply_name_rule(const DynamicEvent& e) {
   // Slice and instant names made from now on use the label (those shown
   // already keep theirs); tracks are renamed.
   for (auto& [event, state] : rule_states_) {
-    state.names.clear();
-    state.recent_names.clear();
+    const std::optional<NameTemplate>& name = event->display.name;
+    const bool uses = name && std::any_of(name->parts.begin(), name->parts.end(), [&](const NameTemplate::Part& p) {
+      return p.field >= 0 && event->info.fields[static_cast<std::size_t>(p.field)].name == key.info->name;
+    });
+    if (uses && !state.names.empty()) {
+      state.names.clear();
+      state.recent_names.clear();
+    }
   }
   const auto users = tracks_by_value_.find(std::string_view{label_key(key.info->name, value)});
   if (users == tracks_by_value_.end()) {

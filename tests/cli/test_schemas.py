@@ -295,6 +295,21 @@ class ConvWithSchemas(RuntimeSchemaCase):
         self.assertEqual(figures["figures"]["counter.level 6.count"], 1)
         self.assertFalse([k for k in figures["figures"] if k.startswith("counter.level 5.")])
 
+    def test_slice_and_instant_names_use_a_label_from_when_it_is_known(self):
+        # The lab descriptor with lab_level shown as instants named from the channel (display
+        # rules are not part of the schema's identity, so the trace still matches it).
+        descriptor = json.loads(DESCRIPTOR.read_text())
+        level = next(e for e in descriptor["events"] if e["name"] == "lab_level")
+        level["display"] = {"kind": "instant", "track": "levels", "name": "level of {channel}"}
+        path = self.tmp / "levels.json"
+        path.write_text(json.dumps(descriptor))
+        trace = self.tmp / "names.bin"
+        make_trace("lab-names", trace)
+        proc, out = self.convert(trace, "--strict", "--schema", str(path))
+        self.assertExit(proc, 0)
+        instants = [(i["name"], i["ts"]) for i in TraceView(out).track("levels", "")["instants"]]
+        self.assertEqual(instants, [("level of 5", 60), ("level of 6", 65), ("level of right", 70)])
+
 
 class AnalysisWithSchemas(RuntimeSchemaCase):
     """stats, check and report decode user events with --schema (and the
