@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .errors import ErrorCollector, Location
 
-KINDS = ("instant", "span_begin", "span_end", "counter")
+KINDS = ("instant", "span_begin", "span_end", "counter", "name")
 PLACES = ("global", "core", "task")
 
 # key -> (kind, required), as validate.py's structural check reads them.
@@ -36,6 +36,7 @@ ALLOWED_KEYS = {
     "span_begin": ("span", "key", "track", "under", "name"),
     "span_end": ("span", "key"),
     "counter": ("track", "under", "value", "unit"),
+    "name": ("key", "name"),
 }
 
 WHY_NOT = {
@@ -43,6 +44,8 @@ WHY_NOT = {
     ("span_end", "under"): "a span ends on the track its span_begin put it on",
     ("span_end", "name"): "the span keeps the name its span_begin gave it",
     ("counter", "name"): "a counter sample has no name; the track names the counter",
+    ("name", "track"): "a name rule shows nothing itself; it renames the tracks of other rules",
+    ("name", "under"): "a name rule shows nothing itself; it renames the tracks of other rules",
 }
 
 NUMERIC_TYPES = ("u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "bool", "f32", "f64")
@@ -125,10 +128,18 @@ class DisplayChecker:
                 why = WHY_NOT.get((kind, key), f"a {kind} uses only {', '.join(ALLOWED_KEYS[kind])}")
                 self.errors.add(node.key_loc[key], f"{what} display: '{key}' does not apply to a {kind} ({why})")
                 ok = False
-        if metadata and kind != "instant":
+        if metadata and kind not in ("instant", "name"):
             self.errors.add(
                 node.value_loc["kind"],
-                f"{what} display: a metadata event has no timestamp, so it can only be an instant, not a {kind}",
+                f"{what} display: a metadata event has no timestamp, so it can only be an instant or a name, "
+                f"not a {kind}",
+            )
+            ok = False
+        if kind == "name" and not metadata:
+            self.errors.add(
+                node.value_loc["kind"],
+                f"{what} display: a name rule belongs on a metadata event (one that names something once, "
+                "like isr_name); give the event 'metadata: true'",
             )
             ok = False
         by_name = {f.name: f for f in fields if not f.implicit}
@@ -150,6 +161,22 @@ class DisplayChecker:
                 ok = False
             key_ok, key_names = self.check_key(what, node, by_name)
             ok &= key_ok
+        if kind == "name":
+            key_ok, key_names = self.check_key(what, node, by_name)
+            ok &= key_ok
+            if "name" not in node:
+                self.errors.add(node.loc, f"{what} display: a name rule needs 'name', the label (a template)")
+                ok = False
+            if "key" not in node:
+                self.errors.add(node.loc, f"{what} display: a name rule needs 'key', the field whose values it names")
+                ok = False
+            elif key_ok and len(key_names) != 1:
+                self.errors.add(
+                    node.value_loc["key"],
+                    f"{what} display: a name rule's key is one field (the one whose values it names), "
+                    f"not {len(key_names)}",
+                )
+                ok = False
         value = node.get("value")
         if kind == "counter":
             if value is None:

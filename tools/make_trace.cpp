@@ -8,6 +8,7 @@
 //   tband_make_trace lab OUT [ID|none]  lab events of every display rule, after schema_id (with ID in
 //                                       hex instead of the lab schema's, or none)
 //   tband_make_trace lab-spans OUT      lab spans that do not nest, and an end without a begin
+//   tband_make_trace lab-names OUT      a lab channel named after its level track was made
 // The encoder is tband's schema composed with the lab group (tests/user_events/schema/lab.yaml).
 #include <cstdio>
 #include <cstdlib>
@@ -200,10 +201,22 @@ void write_lab_spans(const std::string& path) {
   f.add([](std::uint8_t* b) { return enc::encode_lab_job_end(b, 50, 9, 9); });
 }
 
+// A name that arrives late: channel 5's level, then lab_channel_name (a name
+// rule) names channel 5, then another level; channel 6 is never named.
+void write_lab_names(const std::string& path) {
+  TraceFile f{path};
+  f.add([](std::uint8_t* b) { return enc::encode_schema_id(b, enc::kSchemaTraceId, enc::kUserGroupNames); });
+  f.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_level(b, 60, 5, 7); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_channel_name(b, 5, "right"); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_level(b, 65, 6, 1); });
+  f.add([](std::uint8_t* b) { return enc::encode_lab_level(b, 70, 5, 8); });
+}
+
 int usage() {
   std::fputs(
       "usage: tband_make_trace mix N OUT | ctf-mix N DIR | baremetal OUT | freertos OUT | dualcore PREFIX\n"
-      "       | user-mix N OUT | lab OUT [ID|none] | lab-spans OUT\n",
+      "       | user-mix N OUT | lab OUT [ID|none] | lab-spans OUT | lab-names OUT\n",
       stderr);
   return 2;
 }
@@ -235,6 +248,8 @@ int main(int argc, char** argv) {
       write_lab(argv[2], argc == 4 ? argv[3] : "");
     } else if (what == "lab-spans" && argc == 3) {
       write_lab_spans(argv[2]);
+    } else if (what == "lab-names" && argc == 3) {
+      write_lab_names(argv[2]);
     } else {
       return usage();
     }

@@ -371,11 +371,16 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
         rule.kind = DisplayKind::kSpanEnd;
       } else if (kind == "counter") {
         rule.kind = DisplayKind::kCounter;
+      } else if (kind == "name") {
+        rule.kind = DisplayKind::kName;
       } else {
         r.fail(d["kind"], dwhat + ": unknown kind '" + clip(kind) + "'");
       }
-      if (metadata && rule.kind != DisplayKind::kInstant) {
-        r.fail(d["kind"], dwhat + ": a metadata event can only be an instant");
+      if (metadata && rule.kind != DisplayKind::kInstant && rule.kind != DisplayKind::kName) {
+        r.fail(d["kind"], dwhat + ": a metadata event can only be an instant or a name");
+      }
+      if (!metadata && rule.kind == DisplayKind::kName) {
+        r.fail(d["kind"], dwhat + ": a name rule belongs on a metadata event");
       }
       if (d.contains("track")) {
         rule.track = parse_template(r, d["track"], fields, dwhat + ": track");
@@ -405,6 +410,21 @@ RuntimeSchema RuntimeSchema::parse(std::string_view json_text, std::string sourc
                  std::string{to_string(fields[static_cast<std::size_t>(rule.value_field)].type)} + " field");
         }
         rule.unit = r.string_or(d, "unit", dwhat, {});
+      }
+      if (rule.kind == DisplayKind::kName) {
+        const json& key = r.member(d, "key", dwhat);
+        if (!key.is_array() || key.size() != 1) {
+          r.fail(key, dwhat + ": a name rule's key must be an array of one field name");
+        }
+        const int field = field_index(r, fields, key[0], dwhat + ": key");
+        if (fields[static_cast<std::size_t>(field)].optional ||
+            value_kind(fields[static_cast<std::size_t>(field)].type) == ValueKind::kFloat) {
+          r.fail(key[0], dwhat + ": key " + Reader::quote(key[0]) + " must be a required field, not a float");
+        }
+        rule.key_fields.push_back(field);
+        if (!rule.name) {
+          r.fail(d, dwhat + ": a name rule needs \"name\", the label");
+        }
       }
       if (rule.kind == DisplayKind::kSpanBegin || rule.kind == DisplayKind::kSpanEnd) {
         const std::string span = r.string(d, "span", dwhat);

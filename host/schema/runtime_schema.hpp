@@ -44,7 +44,9 @@ struct NameTemplate {
   }
 };
 
-enum class DisplayKind : std::uint8_t { kInstant, kSpanBegin, kSpanEnd, kCounter };
+/// kName: a metadata event that labels values of its key field (one) in the
+/// track and name templates of other rules.
+enum class DisplayKind : std::uint8_t { kInstant, kSpanBegin, kSpanEnd, kCounter, kName };
 enum class DisplayPlace : std::uint8_t { kGlobal, kCore, kTask };
 
 /// How an event shows in Perfetto and JSON (the schema's `display` mapping,
@@ -55,12 +57,12 @@ struct DisplayRule {
   /// counter the event's name.
   std::optional<NameTemplate> track;
   DisplayPlace place = DisplayPlace::kCore;
-  std::optional<NameTemplate> name;  // slice or instant name; none: the event's (or span's) name
+  std::optional<NameTemplate> name;  // slice or instant name (name rule: the label); none: the event's (or span's)
   int value_field = -1;              // counter: the field plotted
   std::string unit;                  // counter: shown after the track name
   int span = -1;                     // span_begin/span_end: index into RuntimeSchema::span_names()
   std::string span_name;             // and its name
-  std::vector<int> key_fields;       // span_begin/span_end: fields that tell spans apart
+  std::vector<int> key_fields;       // span_begin/span_end: fields that tell spans apart; name: the field named
 };
 
 struct RuntimeEvent {

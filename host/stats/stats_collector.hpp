@@ -147,6 +147,7 @@ class StatsCollector final : public TraceObserver {
     queues_[queue].name = std::move(name);
     queues_[queue].mutex = mutex;
   }
+  void name_counter(Index c, std::string name) override { counters_[c].name = std::move(name); }
 
   /// Closes what is still open at the trace's end and builds the figures.
   [[nodiscard]] TraceStats finish(const TraceTotals& totals);

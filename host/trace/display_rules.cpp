@@ -2,6 +2,11 @@
 // instants, spans paired by key fields, counters; on tracks named from
 // templates, at the top level or under the core or the running task.
 //
+// A name rule (a metadata event's) labels one value of a field: track and
+// name templates of the other rules that refer to a field of that name show
+// the label in place of the value from then on; tracks made before are
+// renamed (their template pieces are kept for that).
+//
 // Per event, tracks and names are found from the raw values of the fields
 // their templates use (the last ones first, then a hash map), so the text is
 // built once per distinct value; open spans are found by a backwards search
@@ -33,6 +38,13 @@ std::string format_template(const NameTemplate& t, const DynamicEvent& e) {
   return out;
 }
 
+std::string label_key(std::string_view field, std::string_view value) {
+  std::string key{field};
+  key.push_back('\0');
+  key += value;
+  return key;
+}
+
 std::vector<int> fields_of(const std::optional<NameTemplate>& t) {
   std::vector<int> fields;
   if (t) {
@@ -46,6 +58,81 @@ std::vector<int> fields_of(const std::optional<NameTemplate>& t) {
 }
 
 }  // namespace
+
+const std::string* TraceInterpreter::label_of(std::string_view field, std::string_view value) const {
+  if (labels_.empty()) {
+    return nullptr;
+  }
+  const auto it = labels_.find(std::string_view{label_key(field, value)});
+  return it == labels_.end() ? nullptr : &it->second;
+}
+
+std::string TraceInterpreter::format_with_labels(const NameTemplate& t, const DynamicEvent& e) const {
+  std::string out;
+  for (const NameTemplate::Part& part : t.parts) {
+    if (part.field < 0) {
+      out += part.text;
+      continue;
+    }
+    const FieldValue& v = e.fields[static_cast<std::size_t>(part.field)];
+    const std::string text = template_text(v);
+    const std::string* label = label_of(v.info->name, text);
+    out += label != nullptr ? *label : text;
+  }
+  return out;
+}
+
+std::string TraceInterpreter::render_pieces(const std::vector<NamePiece>& pieces) const {
+  std::string out;
+  for (const NamePiece& piece : pieces) {
+    const std::string* label = piece.field.empty() ? nullptr : label_of(piece.field, piece.text);
+    out += label != nullptr ? *label : piece.text;
+  }
+  return out;
+}
+
+void TraceInterpreter::apply_name_rule(const DynamicEvent& e) {
+  const DisplayRule& rule = e.event->display;
+  const FieldValue& key = e.fields[static_cast<std::size_t>(rule.key_fields.front())];
+  const std::string value = template_text(key);
+  std::string label = format_template(*rule.name, e);
+  const auto [it, added] = labels_.try_emplace(label_key(key.info->name, value), label);
+  if (!added) {
+    if (it->second == label) {
+      return;
+    }
+    it->second = std::move(label);  // named again: the newest name holds
+  }
+  // Slice and instant names made from now on use the label (those shown
+  // already keep theirs); tracks are renamed.
+  for (auto& [event, state] : rule_states_) {
+    const std::optional<NameTemplate>& name = event->display.name;
+    const bool uses = name && std::any_of(name->parts.begin(), name->parts.end(), [&](const NameTemplate::Part& p) {
+      return p.field >= 0 && event->info.fields[static_cast<std::size_t>(p.field)].name == key.info->name;
+    });
+    if (uses && !state.names.empty()) {
+      state.names.clear();
+      state.recent_names.clear();
+    }
+  }
+  const auto users = tracks_by_value_.find(std::string_view{label_key(key.info->name, value)});
+  if (users == tracks_by_value_.end()) {
+    return;
+  }
+  for (DisplayTrack* const t : users->second) {
+    DisplayTrack& track = *t;
+    std::string base = render_pieces(track.pieces);
+    std::string name = track.unit.empty() ? base : base + " (" + track.unit + ")";
+    std::string global_key{reinterpret_cast<const char*>(&track.parent), sizeof track.parent};
+    global_key += static_cast<char>(track.kind);
+    global_key += name;
+    display_tracks_by_name_.try_emplace(std::move(global_key), &track);  // events of other rules find it by the new name
+    timeline_.rename(track.id, std::move(name));
+    if (track.kind == TrackKind::kCounter) {
+      observer_.name_counter(track.obs_id, std::move(base));
+    }
+  }
+}
 
 TraceInterpreter::RuleState& TraceInterpreter::rule_state(const RuntimeEvent& event) {
   auto& cached = rule_by_id_[event.info.id];
@@ -116,8 +203,17 @@ TraceInterpreter::DisplayTrack& TraceInterpreter::display_track(const DynamicEve
     track = it->second;
   } else {
     std::string name;
+    std::vector<NamePiece> pieces;
     if (rule.track) {
-      name = format_template(*rule.track, e);
+      for (const NameTemplate::Part& part : rule.track->parts) {
+        if (part.field < 0) {
+          pieces.push_back({part.text, {}});
+        } else {
+          const FieldValue& v = e.fields[static_cast<std::size_t>(part.field)];
+          pieces.push_back({template_text(v), v.info->name});
+        }
+      }
+      name = render_pieces(pieces);
     } else {
       name = kind == TrackKind::kCounter ? std::string{e.info().name} : std::string{kOtherEvents};
     }
@@ -146,6 +242,20 @@ TraceInterpreter::DisplayTrack& TraceInterpreter::display_track(const DynamicEve
       if (kind == TrackKind::kCounter) {
         track->obs_id = observer_.add_counter(counter_name);
       }
+      if (rule.track && rule.track->has_fields()) {  // a name rule may rename it
+        track->pieces = std::move(pieces);
+        track->unit = kind == TrackKind::kCounter ? rule.unit : std::string{};
+        track->parent = parent;
+        track->kind = kind;
+        for (const NamePiece& piece : track->pieces) {
+          if (!piece.field.empty()) {
+            std::vector<DisplayTrack*>& users = tracks_by_value_[label_key(piece.field, piece.text)];
+            if (users.empty() || users.back() != track) {  // a field twice in one template: once
+              users.push_back(track);
+            }
+          }
+        }
+      }
       display_tracks_by_name_.emplace(std::move(global_key), track);
     }
     state.tracks.emplace(std::move(key_bytes), track);
@@ -169,7 +279,7 @@ NameId TraceInterpreter::display_name(const DynamicEvent& e, RuleState& state, s
   if (const auto it = state.names.find(std::string_view{key_bytes}); it != state.names.end()) {
     id = it->second;
   } else {
-    std::string text = format_template(*rule.name, e);
+    std::string text = format_with_labels(*rule.name, e);
     id = names_.intern_bounded(text);
     if (id == kLiteralName) {
       literal = std::move(text);  // the name table is full: the text goes with the event
@@ -203,6 +313,10 @@ void TraceInterpreter::show_dynamic(const DynamicEvent& e, Context& c) {
   const DisplayRule& rule = e.event->display;
   if (rule.kind == DisplayKind::kCounter) {
     display_counter(e, state, c);
+    return;
+  }
+  if (rule.kind == DisplayKind::kName) {
+    apply_name_rule(e);  // shown in the names it gives, not as an instant at time 0
     return;
   }
   args_.clear();

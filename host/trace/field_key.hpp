@@ -93,6 +93,10 @@ class RecentKeys {
     next_ = (next_ + 1) % N;
     size_ = size_ < N ? size_ + 1 : N;
   }
+  void clear() noexcept {
+    size_ = 0;
+    next_ = 0;  // find() looks at the first size_ slots
+  }
 
  private:
   std::array<FieldKey, N> keys_{};

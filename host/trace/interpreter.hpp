@@ -134,10 +134,20 @@ class TraceInterpreter {
     NameId name = 0;
     std::string literal;  // the name's text when name is kLiteralName
   };
+  // A track template's text as made for one track: literal text, or a field's
+  // value text with the field's name (a name rule's label may replace it).
+  struct NamePiece {
+    std::string text;
+    std::string_view field;  // empty: literal (views the schema's field name)
+  };
   struct DisplayTrack {
     TrackId id = 0;
     std::vector<OpenSpan> open;  // innermost last
     TraceObserver::Index obs_id = TraceObserver::kNone;  // a counter track's figures
+    std::vector<NamePiece> pieces;  // its template's pieces, when it refers to fields (renamed by labels)
+    std::string unit;               // a counter's unit, shown after the name
+    TrackId parent = 0;
+    TrackKind kind = TrackKind::kSlices;
   };
   struct OpenRef {  // a span that is open, on its track
     FieldKey key;  // its key field values
@@ -273,6 +283,10 @@ class TraceInterpreter {
   [[nodiscard]] std::string span_label(const DynamicEvent& e) const;
   void display_span_end(const DynamicEvent& e, RuleState& state, Context& c);
   void display_counter(const DynamicEvent& e, RuleState& state, Context& c);
+  void apply_name_rule(const DynamicEvent& e);
+  [[nodiscard]] std::string format_with_labels(const NameTemplate& t, const DynamicEvent& e) const;
+  [[nodiscard]] std::string render_pieces(const std::vector<NamePiece>& pieces) const;
+  [[nodiscard]] const std::string* label_of(std::string_view field, std::string_view value) const;
 
   // ---- helpers ----------------------------------------------------------------
   Core& core(std::uint32_t id, const EventOrigin& origin);
@@ -349,6 +363,9 @@ class TraceInterpreter {
   std::array<std::pair<const RuntimeEvent*, RuleState*>, 256> rule_by_id_{};  // the last event seen per id
   std::deque<DisplayTrack> display_tracks_;
   ByText<DisplayTrack*> display_tracks_by_name_;  // by parent, kind and name
+  // Name rules' labels: by field name, a zero byte and the value's text.
+  ByText<std::string> labels_;
+  ByText<std::vector<DisplayTrack*>> tracks_by_value_;  // the same keys: tracks whose templates show the value
   ByText<std::vector<OpenRef>> open_spans_;        // by span name
   ByText<TraceObserver::Index> span_obs_ids_;       // by span name
   FieldKey key_;                                   // scratch

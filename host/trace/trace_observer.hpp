@@ -68,6 +68,9 @@ class TraceObserver {
   virtual void name_value(Index v, std::string name) = 0;
   virtual void name_task(Index task, std::string name, bool idle) = 0;
   virtual void name_queue(Index queue, std::string name, bool mutex) = 0;
+  /// A counter track renamed after add_counter() (a display rule's name
+  /// event that arrived after the track was made).
+  virtual void name_counter(Index c, std::string name) = 0;
 };
 
 /// Watches nothing: a base for observers that watch only a few things.
@@ -104,6 +107,7 @@ class NullObserver : public TraceObserver {
   void name_value(Index, std::string) override {}
   void name_task(Index, std::string, bool) override {}
   void name_queue(Index, std::string, bool) override {}
+  void name_counter(Index, std::string) override {}
 };
 
 /// How the model calls its observer: every call goes through here and is
@@ -250,6 +254,11 @@ class ObserverPort {
   void name_queue(Index queue, std::string name, bool mutex) {
     if (target_ != nullptr) {
       target_->name_queue(queue, std::move(name), mutex);
+    }
+  }
+  void name_counter(Index c, std::string name) {
+    if (target_ != nullptr) {
+      target_->name_counter(c, std::move(name));
     }
   }
 

@@ -215,13 +215,14 @@ class ConvWithSchemas(RuntimeSchemaCase):
         self.assertEqual(view.track("motor 1 speed (rpm)", "")["counter"], [(1150, 1500.5), (1650, 1480.0)])
         self.assertEqual(view.track("motor 2 speed (rpm)", "")["counter"], [(1300, 900.25)])
         self.assertTrue(view.track("motor 1 speed (rpm)", "")["is_counter"])
-        self.assertEqual(view.track("level 3", "Core 0")["counter"], [(1250, -40), (1600, 12)])
+        # lab_channel_name (a name rule) named channel 3 "left" before its first level.
+        self.assertEqual(view.track("level left", "Core 0")["counter"], [(1250, -40), (1600, 12)])
         ctrl = view.track("motor 1", "ctrl")  # under the task that was running
         self.assertEqual([(i["name"], i["ts"]) for i in ctrl["instants"]], [("LAB_ON", 1180)])
         self.assertEqual(ctrl["instants"][0]["args"], {"motor": 1, "mode": "LAB_ON", "why": "start"})
         self.assertEqual([i["name"] for i in view.track("motor 2", "io")["instants"]], ["LAB_MAX"])
         other = [i["name"] for i in view.track("Other events", "Core 0")["instants"]]
-        self.assertEqual(other, ["schema_id", "lab_channel_name", "lab_config", "lab_note", "lab_integers",
+        self.assertEqual(other, ["schema_id", "lab_config", "lab_note", "lab_integers",
                                  "lab_wide", "lab_optional", "lab_tick"])
 
     def test_display_rules_in_json(self):
@@ -237,8 +238,9 @@ class ConvWithSchemas(RuntimeSchemaCase):
             ("E", None, 1.4, {"result": 0}),  # the key (job) is the begin's: not repeated
             ("E", None, 1.7, {"result": -5})])
         counters = [(e["name"], e["args"]["value"]) for e in events if e["ph"] == "C"]
-        self.assertEqual(counters, [("motor 1 speed (rpm)", 1500.5), ("level 3", -40), ("motor 2 speed (rpm)", 900.25),
-                                    ("level 3", 12), ("motor 1 speed (rpm)", 1480.0)])
+        self.assertEqual(counters, [("motor 1 speed (rpm)", 1500.5), ("level left", -40),
+                                    ("motor 2 speed (rpm)", 900.25), ("level left", 12),
+                                    ("motor 1 speed (rpm)", 1480.0)])
         states = [(e["name"], threads[e["tid"]]) for e in events if e["ph"] == "i" and e["name"].startswith("LAB_")]
         self.assertEqual(states, [("LAB_ON", "motor 1"), ("LAB_MAX", "motor 2")])
 
@@ -277,6 +279,37 @@ class ConvWithSchemas(RuntimeSchemaCase):
         slices = [(s["name"], s["begin"], s["end"]) for s in TraceView(out).track("jobs", "")["slices"]]
         self.assertEqual(slices, [("job 1 LAB_ON", 10, 30), ("job 2 LAB_ON", 20, 30), ("job 2 LAB_ON", 30, 40)])
 
+    def test_a_name_that_arrives_after_its_track_renames_it(self):
+        # Channel 5's level at 60 ns, its name "right" after it, another level at 70 ns; channel 6 unnamed.
+        trace = self.tmp / "names.bin"
+        make_trace("lab-names", trace)
+        proc, out = self.convert(trace, "--strict", "--schema", str(DESCRIPTOR))
+        self.assertExit(proc, 0)
+        view = TraceView(out)
+        self.assertEqual(view.track("level right", "Core 0")["counter"], [(60, 7), (70, 8)])
+        self.assertEqual(view.track("level 6", "Core 0")["counter"], [(65, 1)])
+        self.assertNotIn("level 5", [t["name"] for t in view.tracks.values()])
+        self.assertEqual([i["name"] for i in view.track("Other events", "Core 0")["instants"]], ["schema_id"])
+        figures = json.loads(run(["stats", "--json", "--no-progress", "--schema", str(DESCRIPTOR), str(trace)]).stdout)
+        self.assertEqual(figures["figures"]["counter.level right.count"], 2)
+        self.assertEqual(figures["figures"]["counter.level 6.count"], 1)
+        self.assertFalse([k for k in figures["figures"] if k.startswith("counter.level 5.")])
+
+    def test_slice_and_instant_names_use_a_label_from_when_it_is_known(self):
+        # The lab descriptor with lab_level shown as instants named from the channel (display
+        # rules are not part of the schema's identity, so the trace still matches it).
+        descriptor = json.loads(DESCRIPTOR.read_text())
+        level = next(e for e in descriptor["events"] if e["name"] == "lab_level")
+        level["display"] = {"kind": "instant", "track": "levels", "name": "level of {channel}"}
+        path = self.tmp / "levels.json"
+        path.write_text(json.dumps(descriptor))
+        trace = self.tmp / "names.bin"
+        make_trace("lab-names", trace)
+        proc, out = self.convert(trace, "--strict", "--schema", str(path))
+        self.assertExit(proc, 0)
+        instants = [(i["name"], i["ts"]) for i in TraceView(out).track("levels", "")["instants"]]
+        self.assertEqual(instants, [("level of 5", 60), ("level of 6", 65), ("level of right", 70)])
+
 
 class AnalysisWithSchemas(RuntimeSchemaCase):
     """stats, check and report decode user events with --schema (and the
@@ -297,7 +330,8 @@ class AnalysisWithSchemas(RuntimeSchemaCase):
             "span.job.duration.p90": 600, "span.job.duration.p99": 600, "span.job.rate": figures["span.job.rate"]})
         self.assertEqual({k: ours[f"counter.motor 1 speed.{k}"] for k in ("count", "min", "max", "mean", "first", "last")},
                          {"count": 2, "min": 1480, "max": 1500.5, "mean": 1490.25, "first": 1500.5, "last": 1480})
-        self.assertEqual([ours[f"counter.level 3.{k}"] for k in ("min", "max", "first", "last")], [-40, 12, -40, 12])
+        self.assertEqual([ours[f"counter.level left.{k}"] for k in ("min", "max", "first", "last")], [-40, 12, -40, 12])
+        self.assertFalse([k for k in ours if k.startswith("counter.level 3.")], "named by lab_channel_name")
         self.assertEqual(ours["counter.motor 2 speed.count"], 1)
         # Instants of every timed user event (by rule or by default); metadata events are not counted.
         counts = {k[len("event."):-len(".count")]: v for k, v in ours.items() if k.endswith(".count") and

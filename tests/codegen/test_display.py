@@ -55,6 +55,7 @@ class DescriptorDisplayTest(unittest.TestCase):
             "kind": "counter", "value": "rpm", "unit": "rpm", "track": "motor {motor} speed"})
         self.assertEqual(events["lab_state"]["display"], {
             "kind": "instant", "track": "motor {motor}", "under": "task", "name": "{mode}"})
+        self.assertEqual(events["lab_channel_name"]["display"], {"kind": "name", "key": ["channel"], "name": "{name}"})
         self.assertNotIn("display", events["lab_integers"], "no rule: the host's default (an instant)")
 
     def test_display_rules_do_not_change_the_wire_identity(self) -> None:

@@ -175,6 +175,29 @@ TEST(RuntimeSchema, DisplayRulesGetTheirDefaults) {
   EXPECT_EQ(level.unit, "V");
 }
 
+TEST(RuntimeSchema, NameRulesAreReadAndCheckedWithThePlace) {
+  const std::string fields = R"([{"name": "pack", "type": "u8"}, {"name": "label", "type": "str"}])";
+  const RuntimeSchema s = RuntimeSchema::from_descriptor(
+      descriptor(R"([{"name": "pack_name", "id": 192, "metadata": true, "fields": )" + fields + R"(,
+                      "display": {"kind": "name", "key": ["pack"], "name": "{label}"}}])"),
+      "d.json");
+  const DisplayRule& rule = s.find(192)->display;
+  EXPECT_EQ(rule.kind, DisplayKind::kName);
+  EXPECT_EQ(rule.key_fields, std::vector<int>{0});
+  ASSERT_TRUE(rule.name);
+  EXPECT_EQ(rule.name->parts.at(0).field, 1);
+  // Not on a timed event; one key field, required, not a float; a label.
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(],
+                                        "display": {"kind": "name", "key": [], "name": "x"}}])")),
+            "d.json:3:61: event 'a' (0xC0) display: a name rule belongs on a metadata event");
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "metadata": true, "fields": )" + fields + R"(,
+                                        "display": {"kind": "name", "key": ["pack", "label"], "name": "x"}}])")),
+            "d.json:3:76: event 'a' (0xC0) display: a name rule's key must be an array of one field name");
+  EXPECT_EQ(load_error(descriptor(R"([{"name": "a", "id": 192, "metadata": true, "fields": )" + fields + R"(,
+                                        "display": {"kind": "name", "key": ["pack"]}}])")),
+            "d.json:3:52: event 'a' (0xC0) display: a name rule needs \"name\", the label");
+}
+
 // ---- picking schemas ------------------------------------------------------------
 
 std::shared_ptr<const RuntimeSchema> app_schema(const std::string& trace_id, const std::string& event_name) {
