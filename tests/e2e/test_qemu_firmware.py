@@ -131,8 +131,8 @@ class QemuFirmwareTest(unittest.TestCase):
         by_sigrok = through_sigrok(logic)
         for name, intervals in isrs.items():
             edges = [(t * NS_PER_TICK, v) for enter, leave in intervals for t, v in ((enter, 1), (leave, 0))]
-            self.assertEqual(steps(read[f"Core_0.{name}"]["changes"], low_start=False), edges, name)
-            self.assertEqual(steps(by_sigrok[f"Core_0.{name}"], low_start=False), edges, f"{name} as sigrok reads it")
+            self.assertEqual(steps(read[f"Core_0.isr.{name}"]["changes"], low_start=False), edges, name)
+            self.assertEqual(steps(by_sigrok[f"Core_0.isr.{name}"], low_start=False), edges, f"{name} as sigrok reads it")
 
     def assert_stats_match_the_firmware(self, trace, serial: Path, ticks, adc) -> None:
         """`tband stats` against what the firmware did and what the events say."""
