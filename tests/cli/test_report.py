@@ -197,7 +197,8 @@ class ReportLayout(CliTestCase):
         self.assertEqual(shown["span.job.duration.p99"], 600)
         self.assertEqual({c["row"] for c in m["charts"] if "value-series" in c["cls"]},
                          {"counter.motor 1 speed", "counter.level left", "counter.motor 2 speed"})
-        # level 3 (named "left" by lab_channel_name) goes -40 -> 12: a step up (y from the bottom to the top), held to the end.
+        # level 3 (named "left" by lab_channel_name) goes -40 -> 12: a step up
+        # (y from the bottom to the top), held to the end.
         chart = next(c for c in m["charts"] if c["row"] == "counter.level left")
         top, bottom = chart["frame"]
         self.assertEqual(self.levels(chart["steps"][0]), [bottom, top])
