@@ -40,6 +40,12 @@ void BufferedOutput::hand_over() {
   if (used_ == 0) {
     return;
   }
+  if constexpr (!kWriterThread) {
+    write_raw(fill_.get(), used_);  // no threads (WebAssembly without pthreads): written here
+    written_ += used_;
+    used_ = 0;
+    return;
+  }
   if (!writer_.joinable()) {
     writer_ = std::thread([this] { writer_loop(); });
   }

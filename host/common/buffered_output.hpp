@@ -22,6 +22,11 @@ namespace tband {
 class BufferedOutput {
  public:
   static constexpr std::size_t kBufferSize = 1 << 20;
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  static constexpr bool kWriterThread = false;  // the WebAssembly build has no threads: full buffers written inline
+#else
+  static constexpr bool kWriterThread = true;
+#endif
 
   /// Writes to `file`, which the caller keeps open; `name` is used in messages.
   BufferedOutput(std::FILE* file, std::string name);

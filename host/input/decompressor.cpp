@@ -2,8 +2,10 @@
 
 #include <new>
 
+#ifndef TBAND_NO_DECOMPRESSION
 #include <zlib.h>
 #include <zstd.h>
+#endif
 
 namespace tband {
 
@@ -29,6 +31,7 @@ std::string_view compression_name(Compression c) noexcept {
   return "none";
 }
 
+#ifndef TBAND_NO_DECOMPRESSION
 namespace {
 
 std::string cut_short(std::string_view what, std::uint64_t start, std::uint64_t end) {
@@ -155,5 +158,16 @@ std::unique_ptr<StreamDecompressor> StreamDecompressor::make(Compression c) {
   }
   throw std::invalid_argument("StreamDecompressor::make: no compression");
 }
+#else
+// Built without libzstd and zlib (the WebAssembly converter, TBAND_WASM):
+// a compressed input is recognised and refused.
+std::unique_ptr<StreamDecompressor> StreamDecompressor::make(Compression c) {
+  if (c == Compression::kNone) {
+    throw std::invalid_argument("StreamDecompressor::make: no compression");
+  }
+  throw DecompressError("compressed input (" + std::string{compression_name(c)} +
+                        "): this build cannot decompress it, decompress it first");
+}
+#endif
 
 }  // namespace tband

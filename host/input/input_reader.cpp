@@ -94,7 +94,11 @@ void InputReader::sniff_compression_of_head() {
   if (compression_ == Compression::kNone) {
     return;
   }
-  decompressor_ = StreamDecompressor::make(compression_);
+  try {
+    decompressor_ = StreamDecompressor::make(compression_);
+  } catch (const DecompressError& e) {
+    fail(e.what());  // a build without decompression
+  }
   decompressor_->give({packed_.data(), packed_len_});
 }
 

@@ -107,8 +107,9 @@ void TraceInterpreter::apply_name_rule(const DynamicEvent& e) {
   // already keep theirs); tracks are renamed.
   for (auto& [event, state] : rule_states_) {
     const std::optional<NameTemplate>& name = event->display.name;
+    const auto& rule_event = event;  // a lambda cannot capture a structured binding before clang 16 (emscripten)
     const bool uses = name && std::any_of(name->parts.begin(), name->parts.end(), [&](const NameTemplate::Part& p) {
-      return p.field >= 0 && event->info.fields[static_cast<std::size_t>(p.field)].name == key.info->name;
+      return p.field >= 0 && rule_event->info.fields[static_cast<std::size_t>(p.field)].name == key.info->name;
     });
     if (uses && !state.names.empty()) {
       state.names.clear();
