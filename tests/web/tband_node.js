@@ -1,0 +1,50 @@
+// Runs the WebAssembly converter under Node as `tband conv` would run:
+//   node tband_node.js WEBDIR [--json OUT] [-o OUT.pftrace] [--schema D.json]
+//        [--mode freertos|bare-metal] [--format F] [--core-count N] INPUT[@CORE]...
+// Inputs are copied into the converter's file system under their base names
+// (the working directory is /in), so messages name them as the CLI run from
+// their folder does. Prints the converter's JSON summary; exit code as the CLI's.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+
+async function main() {
+  const args = process.argv.slice(2);
+  const webdir = args.shift();
+  const request = {inputs: [], schemas: [], mode: 'freertos', format: 'auto'};
+  const outs = {};
+  const files = [];
+  while (args.length) {
+    const a = args.shift();
+    if (a === '--json') outs.json = args.shift();
+    else if (a === '-o') outs.perfetto = args.shift();
+    else if (a === '--schema') files.push(['schema', args.shift()]);
+    else if (a === '--mode') request.mode = args.shift();
+    else if (a === '--format') request.format = args.shift();
+    else if (a === '--core-count') request.core_count = Number(args.shift());
+    else files.push(['input', a]);
+  }
+  const createTband = require(path.resolve(webdir, 'tband.js'));
+  const tband = await createTband({wasmBinary: fs.readFileSync(path.resolve(webdir, 'tband.wasm'))});
+  tband.FS.mkdir('/in');
+  tband.FS.mkdir('/out');
+  tband.FS.chdir('/in');
+  for (const [kind, arg] of files) {
+    const at = kind === 'input' ? arg.lastIndexOf('@') : -1;
+    const file = at > 0 && /^\d+$/.test(arg.slice(at + 1)) ? arg.slice(0, at) : arg;
+    const name = path.basename(file);
+    tband.FS.writeFile('/in/' + name, fs.readFileSync(file));
+    if (kind === 'schema') request.schemas.push(name);
+    else request.inputs.push(name + arg.slice(file.length));
+  }
+  if (outs.json) request.json = '/out/trace.json';
+  if (outs.perfetto) request.perfetto = '/out/trace.pftrace';
+  const summary = JSON.parse(tband.ccall('tband_web_convert', 'string', ['string'], [JSON.stringify(request)]));
+  if (summary.exit_code === 0) {
+    if (outs.json) fs.writeFileSync(outs.json, tband.FS.readFile('/out/trace.json'));
+    if (outs.perfetto) fs.writeFileSync(outs.perfetto, tband.FS.readFile('/out/trace.pftrace'));
+  }
+  process.stdout.write(JSON.stringify(summary, null, 1) + '\n');
+  process.exitCode = summary.exit_code;
+}
+main().catch((e) => { console.error(e); process.exitCode = 70; });

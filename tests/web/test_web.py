@@ -1,0 +1,155 @@
+"""The web converter (tband.js + tband.wasm, scripts/build_web.sh) against the
+native CLI: the same bytes out, the same figures and the same messages.
+
+Needs TBAND_WEB_DIR (the built page folder; CTest's web.build makes it) and
+node; skipped with a message when either is missing."""
+import gzip
+import json
+import os
+import random
+import shutil
+import subprocess
+import unittest
+from pathlib import Path
+
+from tests.cli.support import ROOT, TempDir, make_trace, run
+
+WEB_DIR = Path(os.environ.get("TBAND_WEB_DIR", ROOT / "build-web/web"))
+NODE = shutil.which("node")
+RUNNER = ROOT / "tests/web/tband_node.js"
+DESCRIPTOR = Path(os.environ.get("TBAND_LAB_DESCRIPTOR", ROOT / "build/generated_lab/descriptor/tband_schema.json"))
+VECTORS = ROOT / "tests/vectors"
+
+
+def web_missing():
+    if NODE is None:
+        return "node is not installed (apt-get install -y nodejs)"
+    if not (WEB_DIR / "tband.js").exists():
+        return f"no web build in {WEB_DIR} (scripts/build_web.sh; needs emscripten: scripts/setup.sh --tests)"
+    return None
+
+
+class WebCase(unittest.TestCase):
+    def setUp(self):
+        missing = web_missing()
+        if missing:
+            self.skipTest(missing)
+        self.tmp = TempDir()
+        self.addCleanup(self.tmp.cleanup)
+
+    def both(self, inputs, *options, cwd=None):
+        """Converts `inputs` (paths, 'path@core' allowed) natively and in
+        WebAssembly, from the inputs' folder so both name them alike; returns
+        (native process, web summary, native json bytes, web json bytes)."""
+        cwd = cwd or Path(inputs[0].split("@")[0]).parent
+        rel = [os.path.relpath(i, cwd) for i in inputs]
+        native_json, web_json = self.tmp / "native.json", self.tmp / "web.json"
+        native_options = [os.path.relpath(o, cwd) if os.path.isabs(o) and os.path.exists(o) else o for o in options]
+        native = subprocess.run([os.environ.get("TBAND_EXE", str(ROOT / "build/host/cli/tband")), "conv", *native_options,
+                                 *rel, "--json", str(native_json)], cwd=cwd, capture_output=True, text=True,
+                                timeout=120)
+        web = subprocess.run([NODE, str(RUNNER), str(WEB_DIR), *options, *[str(Path(cwd) / r) for r in rel],
+                              "--json", str(web_json)], capture_output=True, text=True, timeout=120)
+        self.assertEqual(web.stderr, "")
+        summary = json.loads(web.stdout)
+        self.assertEqual(web.returncode, summary["exit_code"])
+        return (native, summary, native_json.read_bytes() if native_json.exists() else None,
+                web_json.read_bytes() if web_json.exists() else None)
+
+    def assertSame(self, inputs, *options):
+        native, summary, native_json, web_json = self.both(inputs, *options)
+        self.assertEqual(native.returncode, 0, native.stderr)
+        self.assertEqual(summary["exit_code"], 0, summary)
+        self.assertGreater(len(native_json), 100)
+        self.assertEqual(native_json, web_json, "the JSON outputs differ")
+        line = native.stderr.splitlines()[0]
+        self.assertTrue(line.startswith(f"tband conv: {summary['events']} events from {summary['input_bytes']} bytes"),
+                        (line, summary["events"]))
+        self.assertIn(f"; {summary['tracks']} tracks", line)
+        self.assertIn(f"; {summary['dropped_events']} dropped on the target", line)
+        self.assertIn(summary["diagnostics_text"], native.stderr)
+        return native, summary
+
+    def assertSameError(self, inputs, *options):
+        native, summary, _, web_json = self.both(inputs, *options)
+        self.assertNotEqual(native.returncode, 0)
+        self.assertEqual(summary["exit_code"], native.returncode, (summary, native.stderr))
+        self.assertIsNone(web_json)
+        self.assertEqual(native.stderr.strip(), "tband conv: error: " + summary["error"])
+        return summary
+
+
+class WebSameOutput(WebCase):
+    def test_demo_trace(self):
+        _, summary = self.assertSame([str(VECTORS / "demo_qemu_uart.bin")])
+        self.assertEqual(summary["events"], 4319)
+
+    def test_freertos_scenario(self):
+        path = self.tmp / "freertos.bin"
+        make_trace("freertos", path)
+        self.assertSame([str(path)])
+
+    def test_bare_metal(self):
+        self.assertSame([str(VECTORS / "reference_baremetal.bin")], "--mode", "bare-metal")
+
+    def test_two_cores(self):
+        make_trace("dualcore", self.tmp / "core")
+        _, summary = self.assertSame([f"{self.tmp / 'core0.bin'}@0", f"{self.tmp / 'core1.bin'}@1"], "--core-count", "2")
+        self.assertEqual(summary["stats"]["figures"]["cores"], 2)
+
+    def test_user_events_with_a_descriptor(self):
+        path = self.tmp / "lab.bin"
+        make_trace("lab", path)
+        shutil.copy(DESCRIPTOR, self.tmp / "lab_schema.json")
+        self.assertSame([str(path)], "--schema", str(self.tmp / "lab_schema.json"))
+
+    def test_decode_errors_are_the_same_diagnostics(self):
+        path = self.tmp / "damaged.bin"
+        data = bytearray((VECTORS / "demo_qemu_uart.bin").read_bytes())
+        for at in range(1000, len(data), 3001):
+            data[at] ^= 0x5A
+        path.write_bytes(bytes(data))
+        _, summary = self.assertSame([str(path)])
+        kinds = {d["id"]: d for d in summary["diagnostics"]}
+        self.assertIn("decode_error", kinds)
+        self.assertIn("byte", kinds["decode_error"]["first"][0])
+
+    def test_stats_are_those_of_stats_json(self):
+        trace = VECTORS / "demo_qemu_uart.bin"
+        native = run(["stats", "--json", str(trace)])
+        self.assertEqual(native.returncode, 0, native.stderr)
+        _, summary, _, _ = self.both([str(trace)])
+        self.assertEqual(summary["stats"], json.loads(native.stdout))
+
+
+class WebSameErrors(WebCase):
+    def test_empty_file(self):
+        (self.tmp / "empty.bin").write_bytes(b"")
+        self.assertIn("empty input", self.assertSameError([str(self.tmp / "empty.bin")])["error"])
+
+    def test_random_bytes(self):
+        (self.tmp / "noise.bin").write_bytes(random.Random(27).randbytes(20000))
+        self.assertSameError([str(self.tmp / "noise.bin")])
+
+    def test_a_json_that_is_not_a_descriptor(self):
+        (self.tmp / "package.json").write_text('{"name": "not a descriptor"}')
+        shutil.copy(VECTORS / "demo_qemu_uart.bin", self.tmp / "demo.bin")
+        self.assertSameError([str(self.tmp / "demo.bin")], "--schema", str(self.tmp / "package.json"))
+
+    def test_compressed_input_asks_to_decompress_first(self):
+        path = self.tmp / "demo.bin.gz"
+        path.write_bytes(gzip.compress((VECTORS / "demo_qemu_uart.bin").read_bytes()))
+        _, summary, _, _ = self.both([str(path)])
+        self.assertEqual(summary["exit_code"], 3)
+        self.assertEqual(summary["error"], "demo.bin.gz: compressed input (gzip): this build cannot decompress it, "
+                                           "decompress it first")
+
+    def test_same_core_twice_is_a_usage_error(self):
+        trace = str(VECTORS / "demo_qemu_uart.bin")
+        shutil.copy(trace, self.tmp / "b.bin")
+        shutil.copy(trace, self.tmp / "a.bin")
+        self.assertSameError([str(self.tmp / "a.bin"), str(self.tmp / "b.bin")], "--core-count", "2")
+
+
+if __name__ == "__main__":
+    unittest.main()
