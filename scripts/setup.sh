@@ -14,7 +14,7 @@ packages=(
   clang libclang-rt-14-dev
   # Cortex-M cross-compiler for the target code
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib
-  # the tband CLI: Perfetto protobuf, JSON, command line, HTTP server
+  # the tband CLI: protobuf (only the tests: .pftrace read back), JSON, command line, HTTP server
   protobuf-compiler libprotobuf-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   # rules files of `tband check` (YAML with line and column marks)
   libyaml-dev

@@ -139,11 +139,22 @@ int run(int argc, char** argv) {
   dump_cmd->add_option("--schema", dump.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
 
   ServeCmdOptions serve;
-  CLI::App* serve_cmd = app.add_subcommand("serve", "Serve a converted trace to ui.perfetto.dev from 127.0.0.1");
-  serve_cmd->add_option("file", serve.file, "The .pftrace (or .json) file")->required()->check(CLI::ExistingFile);
+  CLI::App* serve_cmd = app.add_subcommand(
+      "serve", "Serve a converted trace from 127.0.0.1 with a page that opens it in ui.perfetto.dev");
+  CLI::Option* serve_file_opt =
+      serve_cmd->add_option("file", serve.file, "The .pftrace (or .json) file")->check(CLI::ExistingFile);
   serve_cmd->add_option("-p,--port", serve.port, "Port to listen on")->check(kPortRange)->capture_default_str();
-  serve_cmd->add_flag("--once", serve.once, "Stop after the trace has been fetched once");
-  serve_cmd->add_flag("--open", serve.open, "Also open the link in a browser");
+  serve_cmd->add_flag("--once", serve.once, "Stop after the trace has been fetched once (by the page)");
+  serve_cmd->add_flag("--open", serve.open, "Also open the page in a browser");
+  CLI::Option* serve_web_opt =
+      serve_cmd
+          ->add_option("--web", serve.web_dir,
+                       "Serve the web converter page instead of a trace: DIR, or by default the installed "
+                       "share/tband/web (or build-web/web next to the build tree)")
+          ->expected(0, 1)
+          ->type_name("[DIR]")
+          ->excludes(serve_file_opt);
+  serve_cmd->add_option("--ui-url", serve.ui_url, "For tests: the Perfetto UI the page opens")->group("");
 
   AnalysisCommands analysis;
   analysis.add_to(app);
@@ -187,7 +198,16 @@ int run(int argc, char** argv) {
       return *code;
     }
     if (serve_cmd->parsed()) {
-      return serve_file(serve.file, serve.port, serve.once, serve.open);
+      serve.web = serve_web_opt->count() > 0;
+      if (!serve.web && serve.file.empty()) {
+        std::cerr << "tband serve: error: give the trace file to serve (or --web for the converter page)\n";
+        return kExitUsage;
+      }
+      if (serve.web && serve.once) {
+        std::cerr << "tband serve: error: --once serves a trace once; with --web it has no meaning\n";
+        return kExitUsage;
+      }
+      return serve_file(serve);
     }
     if (completion_cmd->parsed()) {
       return run_completion(app, shell);

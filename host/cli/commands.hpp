@@ -63,6 +63,9 @@ struct ServeCmdOptions {
   int port = 9001;  // kPerfettoPort (serve/trace_server.hpp)
   bool once = false;
   bool open = false;
+  bool web = false;     // --web: serve the web converter's directory instead of a trace
+  std::string web_dir;  // --web DIR; empty: the installed or built page
+  std::string ui_url = "https://ui.perfetto.dev";  // --ui-url (hidden, for tests): the UI the page opens
 };
 
 /// --threads of the commands that convert: its help text, and its value.
@@ -86,7 +89,7 @@ std::string format_help();
 int run_conv(const ConvOptions& options, const GlobalOptions& global);
 int run_dump(const DumpCmdOptions& options, const GlobalOptions& global);
 /// Serves `file` and prints the link; `open` also starts a browser on it.
-int serve_file(const std::string& file, int port, bool once, bool open);
+int serve_file(const ServeCmdOptions& options);
 /// Prints the completion script for `shell` (bash, zsh, fish) of `app`.
 int run_completion(const CLI::App& app, const std::string& shell);
 

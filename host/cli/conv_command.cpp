@@ -249,7 +249,11 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     code = kExitWarnings;
   }
   if (serving) {
-    const int served = serve_file(perfetto_path, options.port, false, options.open);
+    ServeCmdOptions serve;
+    serve.file = perfetto_path;
+    serve.port = options.port;
+    serve.open = options.open;
+    const int served = serve_file(serve);
     if (served != kExitOk) {
       return served;
     }

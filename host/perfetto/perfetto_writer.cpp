@@ -5,20 +5,17 @@
 #include <cstring>
 #include <string_view>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/wire_format_lite.h>
-
-#include "perfetto_trace.pb.h"
-
 namespace tband {
 
 namespace {
 
-namespace pb = perfetto::protos;
-using google::protobuf::internal::WireFormatLite;
-using google::protobuf::io::CodedOutputStream;
-
-constexpr auto kLengthDelimited = WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+using proto::int_bits;
+using proto::varint_size;
+using proto::write_bytes_field;
+using proto::write_double_field;
+using proto::write_length_head;
+using proto::write_message_field;
+using proto::write_varint_field;
 
 [[gnu::noinline]] std::uint8_t* grow(std::vector<std::uint8_t>& buf, std::size_t used, std::size_t extra) {
   buf.resize(2 * (used + extra));
@@ -34,23 +31,6 @@ inline std::uint8_t* ensure(std::vector<std::uint8_t>& buf, std::uint8_t* p, std
   return p;
 }
 
-std::uint8_t* write_bytes_field(int field, std::string_view value, std::uint8_t* p) {
-  p = WireFormatLite::WriteTagToArray(field, kLengthDelimited, p);
-  p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(value.size()), p);
-  std::memcpy(p, value.data(), value.size());
-  return p + value.size();
-}
-
-// A nested message: tag, length, then the body written elsewhere.
-std::uint8_t* write_message_field(int field, const std::uint8_t* body, std::size_t size, std::uint8_t* p) {
-  p = WireFormatLite::WriteTagToArray(field, kLengthDelimited, p);
-  p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(size), p);
-  if (size != 0) {  // an empty message may come as nullptr, which memcpy must not get
-    std::memcpy(p, body, size);
-  }
-  return p + size;
-}
-
 // A debug annotation's value: a string (a str field, an enum value's name),
 // or a number in the field its type calls for.
 struct AnnotationValue {
@@ -63,70 +43,52 @@ struct AnnotationValue {
 [[gnu::always_inline]] inline AnnotationValue annotation_value(const FieldValue& v) {
   switch (value_kind(v.info->type)) {
     case ValueKind::kStr:
-      return {pb::DebugAnnotation::kStringValueFieldNumber, v.str, 0};
+      return {pf::DebugAnnotation::kStringValue, v.str, 0};
     case ValueKind::kEnum:
       if (const EnumValueInfo* named = v.info->enum_info->find(v.u)) {
-        return {pb::DebugAnnotation::kStringValueFieldNumber, named->name, 0};
+        return {pf::DebugAnnotation::kStringValue, named->name, 0};
       }
-      return {pb::DebugAnnotation::kUintValueFieldNumber, {}, v.u};
+      return {pf::DebugAnnotation::kUintValue, {}, v.u};
     case ValueKind::kSigned:
-      return {pb::DebugAnnotation::kIntValueFieldNumber, {}, static_cast<std::uint64_t>(v.s)};
+      return {pf::DebugAnnotation::kIntValue, {}, static_cast<std::uint64_t>(v.s)};
     case ValueKind::kFloat:
-      return {pb::DebugAnnotation::kDoubleValueFieldNumber, {}, std::bit_cast<std::uint64_t>(v.f)};
+      return {pf::DebugAnnotation::kDoubleValue, {}, std::bit_cast<std::uint64_t>(v.f)};
     case ValueKind::kBool:
-      return {pb::DebugAnnotation::kBoolValueFieldNumber, {}, v.u != 0 ? 1u : 0u};
+      return {pf::DebugAnnotation::kBoolValue, {}, v.u != 0 ? 1u : 0u};
     case ValueKind::kUnsigned:
       break;
   }
-  return {pb::DebugAnnotation::kUintValueFieldNumber, {}, v.u};
+  return {pf::DebugAnnotation::kUintValue, {}, v.u};
 }
 
 // The annotation's body size: its interned name and its value.
 std::size_t annotation_size(const Arg& arg, const AnnotationValue& value) {
-  std::size_t size = 1 + CodedOutputStream::VarintSize64(arg.name + 1u) + 1;
-  if (value.field == pb::DebugAnnotation::kStringValueFieldNumber) {
-    return size + CodedOutputStream::VarintSize32(static_cast<std::uint32_t>(value.text.size())) + value.text.size();
+  std::size_t size = 1 + varint_size(arg.name + 1u) + 1;
+  if (value.field == pf::DebugAnnotation::kStringValue) {
+    return size + varint_size(value.text.size()) + value.text.size();
   }
-  if (value.field == pb::DebugAnnotation::kDoubleValueFieldNumber) {
+  if (value.field == pf::DebugAnnotation::kDoubleValue) {
     return size + 8;
   }
-  return size + CodedOutputStream::VarintSize64(value.bits);
+  return size + varint_size(value.bits);
 }
 
 // The annotation as a TrackEvent field: tag, size, name, value.
 std::uint8_t* write_annotation(const Arg& arg, const AnnotationValue& value, std::size_t size, std::uint8_t* p) {
-  p = WireFormatLite::WriteTagToArray(pb::TrackEvent::kDebugAnnotationsFieldNumber, kLengthDelimited, p);
-  p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(size), p);
-  p = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotation::kNameIidFieldNumber, arg.name + 1u, p);
+  p = write_length_head(pf::TrackEvent::kDebugAnnotations, size, p);
+  p = write_varint_field(pf::DebugAnnotation::kNameIid, arg.name + 1u, p);
   switch (value.field) {
-    case pb::DebugAnnotation::kStringValueFieldNumber:
+    case pf::DebugAnnotation::kStringValue:
       return write_bytes_field(value.field, value.text, p);
-    case pb::DebugAnnotation::kDoubleValueFieldNumber:
-      return WireFormatLite::WriteDoubleToArray(value.field, std::bit_cast<double>(value.bits), p);
+    case pf::DebugAnnotation::kDoubleValue:
+      return proto::write_fixed64(value.bits, proto::write_tag(value.field, proto::WireType::kFixed64, p));
     default:
-      return WireFormatLite::WriteUInt64ToArray(value.field, value.bits, p);  // int64, uint64 and bool alike
+      return write_varint_field(value.field, value.bits, p);  // int64, uint64 and bool alike
   }
 }
 
-// The header's copies of the field numbers must match the generated classes.
-static_assert(wire::kTracePacket == pb::Trace::kPacketFieldNumber);
-static_assert(wire::kTimestamp == pb::TracePacket::kTimestampFieldNumber);
-static_assert(wire::kTrackEvent == pb::TracePacket::kTrackEventFieldNumber);
-static_assert(wire::kTrustedPacketSequenceId == pb::TracePacket::kTrustedPacketSequenceIdFieldNumber);
-static_assert(wire::kSequenceFlags == pb::TracePacket::kSequenceFlagsFieldNumber);
-static_assert(wire::kSeqNeedsIncrementalState == pb::TracePacket::SEQ_NEEDS_INCREMENTAL_STATE);
-static_assert(wire::kType == pb::TrackEvent::kTypeFieldNumber);
-static_assert(wire::kTrackUuid == pb::TrackEvent::kTrackUuidFieldNumber);
-static_assert(wire::kNameIid == pb::TrackEvent::kNameIidFieldNumber);
-static_assert(wire::kCounterValue == pb::TrackEvent::kCounterValueFieldNumber);
-static_assert(wire::kDoubleCounterValue == pb::TrackEvent::kDoubleCounterValueFieldNumber);
-static_assert(wire::kSliceBegin == pb::TrackEvent::TYPE_SLICE_BEGIN);
-static_assert(wire::kSliceEnd == pb::TrackEvent::TYPE_SLICE_END);
-static_assert(wire::kInstant == pb::TrackEvent::TYPE_INSTANT);
-static_assert(wire::kCounter == pb::TrackEvent::TYPE_COUNTER);
-
-constexpr std::size_t kVarintMax = 10;
-constexpr std::size_t kTagMax = 5;
+constexpr std::size_t kVarintMax = proto::kMaxVarintSize;
+constexpr std::size_t kTagMax = proto::kMaxTagSize;
 
 }  // namespace
 
@@ -137,7 +99,7 @@ PerfettoWriter::PerfettoWriter(BufferedOutput& out, const NameTable& names)
 
 void PerfettoWriter::write_packet(const std::uint8_t* body, std::size_t size) {
   std::uint8_t* p = out_.reserve(size + kTagMax + kVarintMax);
-  p = write_message_field(pb::Trace::kPacketFieldNumber, body, size, p);
+  p = write_message_field(pf::Trace::kPacket, body, size, p);
   out_.commit(p);
   ++packets_;
 }
@@ -145,86 +107,69 @@ void PerfettoWriter::write_packet(const std::uint8_t* body, std::size_t size) {
 // First packets of the sequence: reset incremental state, make the
 // incremental clock (in ns, starting at 0 = BOOTTIME 0) the default clock.
 void PerfettoWriter::write_preamble() {
-  std::uint8_t defaults[16];
-  std::uint8_t* d = WireFormatLite::WriteUInt32ToArray(pb::TracePacketDefaults::kTimestampClockIdFieldNumber,
-                                                        kIncrementalClockId, defaults);
-  std::uint8_t* p = packet_buf_.data();
-  p = WireFormatLite::WriteUInt32ToArray(pb::TracePacket::kTrustedPacketSequenceIdFieldNumber, kSequenceId, p);
-  p = WireFormatLite::WriteUInt32ToArray(pb::TracePacket::kSequenceFlagsFieldNumber,
-                                         pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED, p);
-  p = write_message_field(pb::TracePacket::kTracePacketDefaultsFieldNumber, defaults,
-                          static_cast<std::size_t>(d - defaults), p);
-  write_packet(packet_buf_.data(), static_cast<std::size_t>(p - packet_buf_.data()));
-
-  std::uint8_t boot[16];
-  std::uint8_t* b = WireFormatLite::WriteUInt32ToArray(pb::ClockSnapshot::Clock::kClockIdFieldNumber,
-                                                        pb::BUILTIN_CLOCK_BOOTTIME, boot);
-  b = WireFormatLite::WriteUInt64ToArray(pb::ClockSnapshot::Clock::kTimestampFieldNumber, 0, b);
-  std::uint8_t incremental[32];
-  std::uint8_t* i = WireFormatLite::WriteUInt32ToArray(pb::ClockSnapshot::Clock::kClockIdFieldNumber,
-                                                        kIncrementalClockId, incremental);
-  i = WireFormatLite::WriteUInt64ToArray(pb::ClockSnapshot::Clock::kTimestampFieldNumber, 0, i);
-  i = WireFormatLite::WriteBoolToArray(pb::ClockSnapshot::Clock::kIsIncrementalFieldNumber, true, i);
-  i = WireFormatLite::WriteUInt64ToArray(pb::ClockSnapshot::Clock::kUnitMultiplierNsFieldNumber, 1, i);
-  std::uint8_t snapshot[96];
-  std::uint8_t* s = write_message_field(pb::ClockSnapshot::kClocksFieldNumber, boot,
-                                        static_cast<std::size_t>(b - boot), snapshot);
-  s = write_message_field(pb::ClockSnapshot::kClocksFieldNumber, incremental,
-                          static_cast<std::size_t>(i - incremental), s);
-  s = WireFormatLite::WriteEnumToArray(pb::ClockSnapshot::kPrimaryTraceClockFieldNumber, pb::BUILTIN_CLOCK_BOOTTIME,
-                                       s);
-  p = packet_buf_.data();
-  p = WireFormatLite::WriteUInt32ToArray(pb::TracePacket::kTrustedPacketSequenceIdFieldNumber, kSequenceId, p);
-  p = write_message_field(pb::TracePacket::kClockSnapshotFieldNumber, snapshot,
-                          static_cast<std::size_t>(s - snapshot), p);
-  write_packet(packet_buf_.data(), static_cast<std::size_t>(p - packet_buf_.data()));
+  using proto::NestedMessage;
+  std::uint8_t* p = out_.reserve(128);  // two small packets
+  {
+    const NestedMessage packet(pf::Trace::kPacket, p);
+    p = write_varint_field(pf::TracePacket::kTrustedPacketSequenceId, kSequenceId, packet.body());
+    p = write_varint_field(pf::TracePacket::kSequenceFlags, pf::TracePacket::kSeqIncrementalStateCleared, p);
+    const NestedMessage defaults(pf::TracePacket::kTracePacketDefaults, p);
+    p = write_varint_field(pf::TracePacketDefaults::kTimestampClockId, kIncrementalClockId, defaults.body());
+    p = packet.end(defaults.end(p));
+  }
+  {
+    const NestedMessage packet(pf::Trace::kPacket, p);
+    p = write_varint_field(pf::TracePacket::kTrustedPacketSequenceId, kSequenceId, packet.body());
+    const NestedMessage snapshot(pf::TracePacket::kClockSnapshot, p);
+    const NestedMessage boot(pf::ClockSnapshot::kClocks, snapshot.body());
+    p = write_varint_field(pf::ClockSnapshotClock::kClockId, pf::BuiltinClock::kBoottime, boot.body());
+    p = boot.end(write_varint_field(pf::ClockSnapshotClock::kTimestamp, 0, p));
+    const NestedMessage incremental(pf::ClockSnapshot::kClocks, p);
+    p = write_varint_field(pf::ClockSnapshotClock::kClockId, kIncrementalClockId, incremental.body());
+    p = write_varint_field(pf::ClockSnapshotClock::kTimestamp, 0, p);
+    p = write_varint_field(pf::ClockSnapshotClock::kIsIncremental, 1, p);
+    p = incremental.end(write_varint_field(pf::ClockSnapshotClock::kUnitMultiplierNs, 1, p));
+    p = write_varint_field(pf::ClockSnapshot::kPrimaryTraceClock, pf::BuiltinClock::kBoottime, p);
+    p = packet.end(snapshot.end(p));
+  }
+  out_.commit(p);
+  packets_ += 2;
 }
 
-namespace {
 // Perfetto's trace processor keeps the first name of a track that may merge
 // with its siblings by name (the default) and ignores a later descriptor's;
 // for a track that never merges it takes the newest name. Every track here is
 // one of its own (one uuid each), so none merges, and a track renamed later
 // (a queue named after it was created) shows its final name.
-std::uint8_t* write_no_merge(std::uint8_t* p) {
-  return WireFormatLite::WriteEnumToArray(pb::TrackDescriptor::kSiblingMergeBehaviorFieldNumber,
-                                          pb::TrackDescriptor::SIBLING_MERGE_BEHAVIOR_NONE, p);
-}
-}  // namespace
-
 void PerfettoWriter::describe_track(const TrackInfo& track) {
-  std::uint8_t* p = event_buf_.data();
-  p = ensure(event_buf_, p, 64 + 2 * track.name.size());
-  p = WireFormatLite::WriteUInt64ToArray(pb::TrackDescriptor::kUuidFieldNumber, track.id, p);
+  using proto::NestedMessage;
+  // Written in place; the room: the heads, numbers and lengths of the fields
+  // below at their largest (three nested messages, five numbers, the name's
+  // head, a counter descriptor, the merge behaviour), and the name.
+  constexpr std::size_t kMaxHeads = 3 * (kTagMax + kVarintMax) + 5 * (kTagMax + kVarintMax) + 2 * (kTagMax + 1) +
+                                    (kTagMax + kVarintMax);
+  std::uint8_t* p = out_.reserve(kMaxHeads + track.name.size());
+  const NestedMessage packet(pf::Trace::kPacket, p);
+  p = write_varint_field(pf::TracePacket::kTrustedPacketSequenceId, kSequenceId, packet.body());
+  const NestedMessage descriptor(pf::TracePacket::kTrackDescriptor, p);
+  p = write_varint_field(pf::TrackDescriptor::kUuid, track.id, descriptor.body());
   if (track.parent != 0) {
-    p = WireFormatLite::WriteUInt64ToArray(pb::TrackDescriptor::kParentUuidFieldNumber, track.parent, p);
+    p = write_varint_field(pf::TrackDescriptor::kParentUuid, track.parent, p);
   }
-  switch (track.kind) {
-    case TrackKind::kProcess: {
-      std::uint8_t* start = intern_buf_.data();
-      std::uint8_t* q = ensure(intern_buf_, start, 32 + track.name.size());
-      start = intern_buf_.data();
-      q = WireFormatLite::WriteInt32ToArray(pb::ProcessDescriptor::kPidFieldNumber, track.pid, q);
-      q = write_bytes_field(pb::ProcessDescriptor::kProcessNameFieldNumber, track.name, q);
-      p = write_message_field(pb::TrackDescriptor::kProcessFieldNumber, start, static_cast<std::size_t>(q - start), p);
-      break;
+  if (track.kind == TrackKind::kProcess) {
+    const NestedMessage process(pf::TrackDescriptor::kProcess, p);
+    p = write_varint_field(pf::ProcessDescriptor::kPid, int_bits(track.pid), process.body());
+    p = process.end(write_bytes_field(pf::ProcessDescriptor::kProcessName, track.name, p));
+  } else {
+    if (track.kind == TrackKind::kCounter) {
+      p = write_length_head(pf::TrackDescriptor::kCounter, 0, p);  // an empty CounterDescriptor
     }
-    case TrackKind::kCounter: {
-      p = write_message_field(pb::TrackDescriptor::kCounterFieldNumber, nullptr, 0, p);
-      p = write_bytes_field(pb::TrackDescriptor::kNameFieldNumber, track.name, p);
-      p = write_no_merge(p);
-      break;
-    }
-    case TrackKind::kSlices:
-      p = write_bytes_field(pb::TrackDescriptor::kNameFieldNumber, track.name, p);
-      p = write_no_merge(p);
-      break;
+    p = write_bytes_field(pf::TrackDescriptor::kName, track.name, p);
+    p = write_varint_field(pf::TrackDescriptor::kSiblingMergeBehavior, pf::TrackDescriptor::kSiblingMergeBehaviorNone,
+                           p);
   }
-  const auto body_size = static_cast<std::size_t>(p - event_buf_.data());
-  std::uint8_t* q = ensure(packet_buf_, packet_buf_.data(), body_size + 32);
-  q = WireFormatLite::WriteUInt32ToArray(pb::TracePacket::kTrustedPacketSequenceIdFieldNumber, kSequenceId, q);
-  q = write_message_field(pb::TracePacket::kTrackDescriptorFieldNumber, event_buf_.data(), body_size, q);
-  write_packet(packet_buf_.data(), static_cast<std::size_t>(q - packet_buf_.data()));
+  out_.commit(packet.end(descriptor.end(p)));
+  ++packets_;
 }
 
 bool PerfettoWriter::try_write_with_args(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,
@@ -236,10 +181,9 @@ bool PerfettoWriter::try_write_with_args(std::uint64_t ts_ns, TrackId track, int
   }
   std::array<AnnotationValue, kMaxArgs> values;
   std::array<std::size_t, kMaxArgs> sizes;
-  using COS = CodedOutputStream;
-  std::size_t event_size = 2 + 1 + COS::VarintSize64(track);  // type (1-byte enum), track_uuid
+  std::size_t event_size = 2 + 1 + varint_size(track);  // type (1-byte enum), track_uuid
   if (has_name) {
-    event_size += 1 + COS::VarintSize64(name + 1u);
+    event_size += 1 + varint_size(name + 1u);
   }
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i].name >= arg_name_emitted_.size() || !arg_name_emitted_[args[i].name]) {
@@ -247,7 +191,7 @@ bool PerfettoWriter::try_write_with_args(std::uint64_t ts_ns, TrackId track, int
     }
     values[i] = annotation_value(*args[i].value);
     sizes[i] = annotation_size(args[i], values[i]);
-    event_size += 1 + COS::VarintSize32(static_cast<std::uint32_t>(sizes[i])) + sizes[i];
+    event_size += 1 + varint_size(sizes[i]) + sizes[i];
   }
   std::uint8_t* p = begin_packet(ts_ns, event_size, type, track, name, has_name);
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -279,48 +223,34 @@ void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, N
   if (has_name && needs_interning(name, event_name_emitted_)) {
     const std::string_view text = names_.get(name);
     in = ensure(intern_buf_, in, text.size() + 32);
-    std::uint8_t entry[24];
-    std::uint8_t* e = WireFormatLite::WriteUInt64ToArray(pb::EventName::kIidFieldNumber, name + 1u, entry);
-    const std::size_t head = static_cast<std::size_t>(e - entry);
-    // EventName { iid, name }: written in place since the name may be long.
-    in = WireFormatLite::WriteTagToArray(pb::InternedData::kEventNamesFieldNumber, kLengthDelimited, in);
-    const std::size_t name_field = 1 + CodedOutputStream::VarintSize32(static_cast<std::uint32_t>(text.size())) +
-                                   text.size();
-    in = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(head + name_field), in);
-    std::memcpy(in, entry, head);
-    in = write_bytes_field(pb::EventName::kNameFieldNumber, text, in + head);
+    const proto::NestedMessage entry(pf::InternedData::kEventNames, in);  // EventName { iid, name }
+    in = write_varint_field(pf::EventName::kIid, name + 1u, entry.body());
+    in = entry.end(write_bytes_field(pf::EventName::kName, text, in));
   }
 
   std::uint8_t* p = event_buf_.data();
-  p = WireFormatLite::WriteEnumToArray(pb::TrackEvent::kTypeFieldNumber, type, p);
-  p = WireFormatLite::WriteUInt64ToArray(pb::TrackEvent::kTrackUuidFieldNumber, track, p);
+  p = write_varint_field(pf::TrackEvent::kType, int_bits(type), p);
+  p = write_varint_field(pf::TrackEvent::kTrackUuid, track, p);
   if (has_name) {
-    p = WireFormatLite::WriteUInt64ToArray(pb::TrackEvent::kNameIidFieldNumber, name + 1u, p);
+    p = write_varint_field(pf::TrackEvent::kNameIid, name + 1u, p);
   }
   if (literal_name) {
     p = ensure(event_buf_, p, literal.size() + 16);
-    p = write_bytes_field(pb::TrackEvent::kNameFieldNumber, literal, p);
+    p = write_bytes_field(pf::TrackEvent::kName, literal, p);
   }
   if (counter_value != nullptr) {
-    p = WireFormatLite::WriteInt64ToArray(pb::TrackEvent::kCounterValueFieldNumber, *counter_value, p);
+    p = write_varint_field(pf::TrackEvent::kCounterValue, int_bits(*counter_value), p);
   }
   if (double_counter_value != nullptr) {
-    p = WireFormatLite::WriteDoubleToArray(pb::TrackEvent::kDoubleCounterValueFieldNumber, *double_counter_value, p);
+    p = write_double_field(pf::TrackEvent::kDoubleCounterValue, *double_counter_value, p);
   }
   for (const Arg& arg : args) {
     if (needs_interning(arg.name, arg_name_emitted_)) {
       const std::string_view text = names_.get(arg.name);
       in = ensure(intern_buf_, in, text.size() + 32);
-      std::uint8_t entry[64];
-      std::uint8_t* e = WireFormatLite::WriteUInt64ToArray(pb::DebugAnnotationName::kIidFieldNumber, arg.name + 1u,
-                                                          entry);
-      in = WireFormatLite::WriteTagToArray(pb::InternedData::kDebugAnnotationNamesFieldNumber, kLengthDelimited, in);
-      const std::size_t head = static_cast<std::size_t>(e - entry);
-      const std::size_t name_field = 1 + CodedOutputStream::VarintSize32(static_cast<std::uint32_t>(text.size())) +
-                                     text.size();
-      in = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(head + name_field), in);
-      std::memcpy(in, entry, head);
-      in = write_bytes_field(pb::DebugAnnotationName::kNameFieldNumber, text, in + head);
+      const proto::NestedMessage entry(pf::InternedData::kDebugAnnotationNames, in);
+      in = write_varint_field(pf::DebugAnnotationName::kIid, arg.name + 1u, entry.body());
+      in = entry.end(write_bytes_field(pf::DebugAnnotationName::kName, text, in));
     }
     const AnnotationValue value = annotation_value(*arg.value);
     const std::size_t size = annotation_size(arg, value);
@@ -332,21 +262,19 @@ void PerfettoWriter::track_event(std::uint64_t ts_ns, TrackId track, int type, N
 
   std::uint8_t* q = ensure(packet_buf_, packet_buf_.data(), event_size + intern_size + 64);
   if (ts_ns >= last_ts_ns_) {
-    q = WireFormatLite::WriteUInt64ToArray(pb::TracePacket::kTimestampFieldNumber, ts_ns - last_ts_ns_, q);
+    q = write_varint_field(pf::TracePacket::kTimestamp, ts_ns - last_ts_ns_, q);
     last_ts_ns_ = ts_ns;
   } else {
     // Time went backwards (reported as a diagnostic): an absolute timestamp
     // on the global clock, leaving the incremental clock where it was.
-    q = WireFormatLite::WriteUInt64ToArray(pb::TracePacket::kTimestampFieldNumber, ts_ns, q);
-    q = WireFormatLite::WriteUInt32ToArray(pb::TracePacket::kTimestampClockIdFieldNumber, pb::BUILTIN_CLOCK_BOOTTIME,
-                                           q);
+    q = write_varint_field(pf::TracePacket::kTimestamp, ts_ns, q);
+    q = write_varint_field(pf::TracePacket::kTimestampClockId, pf::BuiltinClock::kBoottime, q);
   }
-  q = write_message_field(pb::TracePacket::kTrackEventFieldNumber, event_buf_.data(), event_size, q);
-  q = WireFormatLite::WriteUInt32ToArray(pb::TracePacket::kTrustedPacketSequenceIdFieldNumber, kSequenceId, q);
-  q = WireFormatLite::WriteUInt32ToArray(pb::TracePacket::kSequenceFlagsFieldNumber,
-                                         pb::TracePacket::SEQ_NEEDS_INCREMENTAL_STATE, q);
+  q = write_message_field(pf::TracePacket::kTrackEvent, event_buf_.data(), event_size, q);
+  q = write_varint_field(pf::TracePacket::kTrustedPacketSequenceId, kSequenceId, q);
+  q = write_varint_field(pf::TracePacket::kSequenceFlags, pf::TracePacket::kSeqNeedsIncrementalState, q);
   if (intern_size != 0) {
-    q = write_message_field(pb::TracePacket::kInternedDataFieldNumber, intern_buf_.data(), intern_size, q);
+    q = write_message_field(pf::TracePacket::kInternedData, intern_buf_.data(), intern_size, q);
   }
   write_packet(packet_buf_.data(), static_cast<std::size_t>(q - packet_buf_.data()));
 }

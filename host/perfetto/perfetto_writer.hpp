@@ -4,8 +4,8 @@
 //    time since the previous one (1-2 bytes) instead of an absolute time;
 //  - interned names: a slice name or argument name is written once, then
 //    referred to by number;
-//  - packets are encoded straight into the output buffer with protobuf's
-//    WireFormatLite array writers, never through message objects.
+//  - packets are encoded straight into the output buffer with the wire
+//    encoder of proto_wire.hpp, never through message objects (no libprotobuf).
 #pragma once
 
 #include <bit>
@@ -14,34 +14,14 @@
 #include <type_traits>
 #include <vector>
 
-#include <google/protobuf/io/coded_stream.h>
-
 #include "common/buffered_output.hpp"
+#include "perfetto/perfetto_fields.hpp"
+#include "perfetto/proto_wire.hpp"
 #include "trace/names.hpp"
 #include "trace/timeline_sink.hpp"
 #include "trace/track.hpp"
 
 namespace tband {
-
-/// Field numbers and enum values of perfetto_trace.proto used on the hot path;
-/// perfetto_writer.cpp checks each against the generated classes.
-namespace wire {
-inline constexpr int kTracePacket = 1;
-inline constexpr int kTimestamp = 8;
-inline constexpr int kTrackEvent = 11;
-inline constexpr int kTrustedPacketSequenceId = 10;
-inline constexpr int kSequenceFlags = 13;
-inline constexpr int kSeqNeedsIncrementalState = 2;
-inline constexpr int kType = 9;
-inline constexpr int kTrackUuid = 11;
-inline constexpr int kNameIid = 10;
-inline constexpr int kCounterValue = 30;
-inline constexpr int kDoubleCounterValue = 44;
-inline constexpr int kSliceBegin = 1;
-inline constexpr int kSliceEnd = 2;
-inline constexpr int kInstant = 3;
-inline constexpr int kCounter = 4;
-}  // namespace wire
 
 class PerfettoWriter final : public TimelineSink {
  public:
@@ -50,49 +30,49 @@ class PerfettoWriter final : public TimelineSink {
   void describe_track(const TrackInfo& track) override;
   void slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
                    std::string_view literal) override {
-    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, wire::kSliceBegin, name, true, nullptr)
-                     : !try_write_with_args(ts_ns, track.id, wire::kSliceBegin, name, true, args)) {
-      track_event(ts_ns, track.id, wire::kSliceBegin, name, true, args, nullptr, literal);
+    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, pf::TrackEvent::kTypeSliceBegin, name, true, nullptr)
+                     : !try_write_with_args(ts_ns, track.id, pf::TrackEvent::kTypeSliceBegin, name, true, args)) {
+      track_event(ts_ns, track.id, pf::TrackEvent::kTypeSliceBegin, name, true, args, nullptr, literal);
     }
   }
   /// An end with arguments: Perfetto adds them to the slice's.
   void slice_end(std::uint64_t ts_ns, const TrackInfo& track, std::span<const Arg> args) override {
-    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, wire::kSliceEnd, 0, false, nullptr)
-                     : !try_write_with_args(ts_ns, track.id, wire::kSliceEnd, 0, false, args)) {
-      track_event(ts_ns, track.id, wire::kSliceEnd, 0, false, args, nullptr);
+    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, pf::TrackEvent::kTypeSliceEnd, 0, false, nullptr)
+                     : !try_write_with_args(ts_ns, track.id, pf::TrackEvent::kTypeSliceEnd, 0, false, args)) {
+      track_event(ts_ns, track.id, pf::TrackEvent::kTypeSliceEnd, 0, false, args, nullptr);
     }
   }
   void instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name, std::span<const Arg> args,
                std::string_view literal) override {
-    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, wire::kInstant, name, true, nullptr)
-                     : !try_write_with_args(ts_ns, track.id, wire::kInstant, name, true, args)) {
-      track_event(ts_ns, track.id, wire::kInstant, name, true, args, nullptr, literal);
+    if (args.empty() ? !try_write_simple<void>(ts_ns, track.id, pf::TrackEvent::kTypeInstant, name, true, nullptr)
+                     : !try_write_with_args(ts_ns, track.id, pf::TrackEvent::kTypeInstant, name, true, args)) {
+      track_event(ts_ns, track.id, pf::TrackEvent::kTypeInstant, name, true, args, nullptr, literal);
     }
   }
   void counter(std::uint64_t ts_ns, const TrackInfo& track, std::int64_t value) override {
-    if (!try_write_simple(ts_ns, track.id, wire::kCounter, 0, false, &value)) {
-      track_event(ts_ns, track.id, wire::kCounter, 0, false, {}, &value);
+    if (!try_write_simple(ts_ns, track.id, pf::TrackEvent::kTypeCounter, 0, false, &value)) {
+      track_event(ts_ns, track.id, pf::TrackEvent::kTypeCounter, 0, false, {}, &value);
     }
   }
   void counter_double(std::uint64_t ts_ns, const TrackInfo& track, double value) override {
-    if (!try_write_simple(ts_ns, track.id, wire::kCounter, 0, false, &value)) {
-      track_event(ts_ns, track.id, wire::kCounter, 0, false, {}, nullptr, {}, &value);
+    if (!try_write_simple(ts_ns, track.id, pf::TrackEvent::kTypeCounter, 0, false, &value)) {
+      track_event(ts_ns, track.id, pf::TrackEvent::kTypeCounter, 0, false, {}, nullptr, {}, &value);
     }
   }
 
   void simple_slice_begin(std::uint64_t ts_ns, const TrackInfo& track, NameId name) override {
-    if (!try_write_simple<void>(ts_ns, track.id, wire::kSliceBegin, name, true, nullptr)) {
-      track_event(ts_ns, track.id, wire::kSliceBegin, name, true, {}, nullptr);
+    if (!try_write_simple<void>(ts_ns, track.id, pf::TrackEvent::kTypeSliceBegin, name, true, nullptr)) {
+      track_event(ts_ns, track.id, pf::TrackEvent::kTypeSliceBegin, name, true, {}, nullptr);
     }
   }
   void simple_slice_end(std::uint64_t ts_ns, const TrackInfo& track) override {
-    if (!try_write_simple<void>(ts_ns, track.id, wire::kSliceEnd, 0, false, nullptr)) {
-      track_event(ts_ns, track.id, wire::kSliceEnd, 0, false, {}, nullptr);
+    if (!try_write_simple<void>(ts_ns, track.id, pf::TrackEvent::kTypeSliceEnd, 0, false, nullptr)) {
+      track_event(ts_ns, track.id, pf::TrackEvent::kTypeSliceEnd, 0, false, {}, nullptr);
     }
   }
   void simple_instant(std::uint64_t ts_ns, const TrackInfo& track, NameId name) override {
-    if (!try_write_simple<void>(ts_ns, track.id, wire::kInstant, name, true, nullptr)) {
-      track_event(ts_ns, track.id, wire::kInstant, name, true, {}, nullptr);
+    if (!try_write_simple<void>(ts_ns, track.id, pf::TrackEvent::kTypeInstant, name, true, nullptr)) {
+      track_event(ts_ns, track.id, pf::TrackEvent::kTypeInstant, name, true, {}, nullptr);
     }
   }
 
@@ -120,7 +100,6 @@ class PerfettoWriter final : public TimelineSink {
     if (ts_ns < last_ts_ns_ || (has_name && (name >= event_name_emitted_.size() || !event_name_emitted_[name]))) {
       return false;
     }
-    using COS = google::protobuf::io::CodedOutputStream;
     // The largest such packet: the TrackEvent (type 2, track 1 + 10, name 1 + 5,
     // counter 2 + 10) and the packet around it (length-delimited heads, a
     // 10-byte time delta, sequence id and flags): one-byte lengths suffice.
@@ -129,32 +108,32 @@ class PerfettoWriter final : public TimelineSink {
     static_assert(kMaxEvent < 128 && kMaxPacket < 128);
     std::uint8_t* const start = out_.reserve(2 + kMaxPacket);
     std::uint8_t* p = start + 2;  // after the packet's tag and length
-    start[0] = tag(wire::kTracePacket, 2);
-    *p++ = tag(wire::kTimestamp, 0);
-    p = COS::WriteVarint64ToArray(ts_ns - last_ts_ns_, p);
-    *p++ = tag(wire::kTrackEvent, 2);
+    start[0] = proto::short_tag<pf::Trace::kPacket, kLengthDelimited>();
+    *p++ = proto::short_tag<pf::TracePacket::kTimestamp, kVarint>();
+    p = proto::write_varint(ts_ns - last_ts_ns_, p);
+    *p++ = proto::short_tag<pf::TracePacket::kTrackEvent, kLengthDelimited>();
     std::uint8_t* const event_length = p++;
     std::uint8_t* const event = p;
-    *p++ = tag(wire::kType, 0);
+    *p++ = proto::short_tag<pf::TrackEvent::kType, kVarint>();
     *p++ = static_cast<std::uint8_t>(type);
-    *p++ = tag(wire::kTrackUuid, 0);
-    p = COS::WriteVarint64ToArray(track, p);
+    *p++ = proto::short_tag<pf::TrackEvent::kTrackUuid, kVarint>();
+    p = proto::write_varint(track, p);
     if (has_name) {
-      *p++ = tag(wire::kNameIid, 0);
-      p = COS::WriteVarint32ToArray(name + 1u, p);
+      *p++ = proto::short_tag<pf::TrackEvent::kNameIid, kVarint>();
+      p = proto::write_varint(name + 1u, p);
     }
     if constexpr (kInt) {
-      p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(wire::kCounterValue << 3), p);  // 2-byte tag
-      p = COS::WriteVarint64ToArray(static_cast<std::uint64_t>(*counter_value), p);
+      p = proto::write_tag(pf::TrackEvent::kCounterValue, proto::WireType::kVarint, p);  // 2-byte tag
+      p = proto::write_varint(static_cast<std::uint64_t>(*counter_value), p);
     } else if constexpr (kDouble) {
-      p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(wire::kDoubleCounterValue << 3 | 1), p);  // fixed64
-      p = COS::WriteLittleEndian64ToArray(std::bit_cast<std::uint64_t>(*counter_value), p);
+      p = proto::write_tag(pf::TrackEvent::kDoubleCounterValue, proto::WireType::kFixed64, p);
+      p = proto::write_fixed64(std::bit_cast<std::uint64_t>(*counter_value), p);
     }
     *event_length = static_cast<std::uint8_t>(p - event);
-    *p++ = tag(wire::kTrustedPacketSequenceId, 0);
+    *p++ = proto::short_tag<pf::TracePacket::kTrustedPacketSequenceId, kVarint>();
     *p++ = static_cast<std::uint8_t>(kSequenceId);
-    *p++ = tag(wire::kSequenceFlags, 0);
-    *p++ = static_cast<std::uint8_t>(wire::kSeqNeedsIncrementalState);
+    *p++ = proto::short_tag<pf::TracePacket::kSequenceFlags, kVarint>();
+    *p++ = static_cast<std::uint8_t>(pf::TracePacket::kSeqNeedsIncrementalState);
     start[1] = static_cast<std::uint8_t>(p - (start + 2));
     out_.commit(p);
     last_ts_ns_ = ts_ns;
@@ -167,41 +146,37 @@ class PerfettoWriter final : public TimelineSink {
   // (Forced inline: a call costs the hot path of every conversion.)
   [[gnu::always_inline]] std::uint8_t* begin_packet(std::uint64_t ts_ns, std::size_t event_size, int type,
                                                     TrackId track, NameId name, bool has_name) {
-    using COS = google::protobuf::io::CodedOutputStream;
     const std::uint64_t delta = ts_ns - last_ts_ns_;
-    const auto event_size32 = static_cast<std::uint32_t>(event_size);
-    const std::size_t packet_size = 1 + COS::VarintSize64(delta) + 1 + COS::VarintSize32(event_size32) + event_size +
+    const std::size_t packet_size = 1 + proto::varint_size(delta) + 1 + proto::varint_size(event_size) + event_size +
                                     2 + 2;  // + trusted_packet_sequence_id, sequence_flags
     std::uint8_t* p = out_.reserve(packet_size + 8);
-    *p++ = tag(wire::kTracePacket, 2);
-    p = COS::WriteVarint32ToArray(static_cast<std::uint32_t>(packet_size), p);
-    *p++ = tag(wire::kTimestamp, 0);
-    p = COS::WriteVarint64ToArray(delta, p);
-    *p++ = tag(wire::kTrackEvent, 2);
-    p = COS::WriteVarint32ToArray(event_size32, p);
-    *p++ = tag(wire::kType, 0);
+    *p++ = proto::short_tag<pf::Trace::kPacket, kLengthDelimited>();
+    p = proto::write_varint(packet_size, p);
+    *p++ = proto::short_tag<pf::TracePacket::kTimestamp, kVarint>();
+    p = proto::write_varint(delta, p);
+    *p++ = proto::short_tag<pf::TracePacket::kTrackEvent, kLengthDelimited>();
+    p = proto::write_varint(event_size, p);
+    *p++ = proto::short_tag<pf::TrackEvent::kType, kVarint>();
     *p++ = static_cast<std::uint8_t>(type);
-    *p++ = tag(wire::kTrackUuid, 0);
-    p = COS::WriteVarint64ToArray(track, p);
+    *p++ = proto::short_tag<pf::TrackEvent::kTrackUuid, kVarint>();
+    p = proto::write_varint(track, p);
     if (has_name) {
-      *p++ = tag(wire::kNameIid, 0);
-      p = COS::WriteVarint64ToArray(name + 1u, p);
+      *p++ = proto::short_tag<pf::TrackEvent::kNameIid, kVarint>();
+      p = proto::write_varint(name + 1u, p);
     }
     return p;
   }
   [[gnu::always_inline]] void end_packet(std::uint8_t* p, std::uint64_t ts_ns) {
-    *p++ = tag(wire::kTrustedPacketSequenceId, 0);
+    *p++ = proto::short_tag<pf::TracePacket::kTrustedPacketSequenceId, kVarint>();
     *p++ = static_cast<std::uint8_t>(kSequenceId);
-    *p++ = tag(wire::kSequenceFlags, 0);
-    *p++ = static_cast<std::uint8_t>(wire::kSeqNeedsIncrementalState);
+    *p++ = proto::short_tag<pf::TracePacket::kSequenceFlags, kVarint>();
+    *p++ = static_cast<std::uint8_t>(pf::TracePacket::kSeqNeedsIncrementalState);
     out_.commit(p);
     last_ts_ns_ = ts_ns;
     ++packets_;
   }
-  // A one-byte tag (fields 1-15).
-  static constexpr std::uint8_t tag(int field, int wire_type) {
-    return static_cast<std::uint8_t>(field << 3 | wire_type);
-  }
+  static constexpr auto kVarint = proto::WireType::kVarint;
+  static constexpr auto kLengthDelimited = proto::WireType::kLengthDelimited;
   void write_packet(const std::uint8_t* body, std::size_t size);
   // Like try_write_simple, with debug annotations whose names are interned.
   bool try_write_with_args(std::uint64_t ts_ns, TrackId track, int type, NameId name, bool has_name,

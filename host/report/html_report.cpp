@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "report/markup.hpp"
+#include "common/markup.hpp"
 #include "stats/stats_format.hpp"
 
 namespace tband {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "report/markup.hpp"
+#include "common/markup.hpp"
 #include "stats/stats_format.hpp"
 
 namespace tband {

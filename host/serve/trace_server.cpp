@@ -1,5 +1,8 @@
 #include "serve/trace_server.hpp"
 
+#include <filesystem>
+#include <optional>
+
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -14,6 +17,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "serve/opener_page.hpp"
+#include "serve/static_files.hpp"
 
 namespace tband {
 
@@ -167,27 +173,6 @@ std::string base_name(const std::string& path) {
   return name.empty() ? std::string{"trace.pftrace"} : name;
 }
 
-// The page at "/": what is served, the link that opens it in the UI, and
-// what to do instead when the UI cannot fetch from this port. (`name` holds
-// only URL-safe characters, so it goes into HTML as it is.)
-std::string index_page(const TraceServer& server, const std::string& name, std::size_t bytes) {
-  std::string page =
-      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tband serve: " + name +
-      "</title></head>\n<body>\n<h1>tband serve</h1>\n<p>Serving <a href=\"/" + name + "\">" + name + "</a> (" +
-      std::to_string(bytes) + " bytes).</p>\n";
-  if (server.perfetto_can_fetch()) {
-    page += "<p><a href=\"" + server.perfetto_url() + "\">Open it in ui.perfetto.dev</a>.</p>\n";
-  } else {
-    page += "<p>ui.perfetto.dev fetches traces only from 127.0.0.1:" + std::to_string(kPerfettoPort) +
-            ", not from port " + std::to_string(server.port()) + ": serve on port " +
-            std::to_string(kPerfettoPort) + " (<code>tband serve --port " + std::to_string(kPerfettoPort) +
-            "</code>) for a link that opens it, or download <a href=\"/" + name +
-            "\">the file</a> and open it in <a href=\"https://ui.perfetto.dev\">ui.perfetto.dev</a> with "
-            "&ldquo;Open trace file&rdquo;.</p>\n";
-  }
-  return page + "</body></html>\n";
-}
-
 }  // namespace
 
 TraceServer::TraceServer(ServeOptions options) : impl_(std::make_unique<Impl>()) {
@@ -195,28 +180,12 @@ TraceServer::TraceServer(ServeOptions options) : impl_(std::make_unique<Impl>())
   if (impl_->options.port < 0 || impl_->options.port > 65535) {
     throw std::invalid_argument("port " + std::to_string(impl_->options.port) + " is not between 1 and 65535");
   }
-  impl_->body = read_served_file(impl_->options.path);
-  impl_->name = base_name(impl_->options.path);
-
   Impl* impl = impl_.get();
-  const auto cors = [impl](httplib::Response& res) {
-    res.set_header("Access-Control-Allow-Origin", impl->options.allowed_origin);
-    res.set_header("Access-Control-Allow-Methods", "GET, OPTIONS");
-    res.set_header("Cache-Control", "no-cache");
-  };
-  impl->server.Get("/", [this, impl](const httplib::Request&, httplib::Response& res) {
-    res.set_header("Cache-Control", "no-cache");
-    res.set_content(index_page(*this, impl->name, impl->body.size()), "text/html; charset=utf-8");
-  });
-  impl->server.Options("/" + impl->name, [cors](const httplib::Request&, httplib::Response& res) { cors(res); });
-  impl->server.Get("/" + impl->name, [impl, cors](const httplib::Request&, httplib::Response& res) {
-    cors(res);
-    res.set_content(impl->body, "application/octet-stream");
-    if (impl->fetches.fetch_add(1) == 0 && impl->options.once) {
-      // From another thread: stop() waits for this response to be sent.
-      impl->stopper = std::thread([impl] { impl->server.stop(); });
-    }
-  });
+  if (impl->options.web_dir.empty()) {
+    serve_trace();
+  } else {
+    serve_directory();
+  }
 
   impl->server.new_task_queue = [] { return new ConnectionThreads(kMaxConnections); };
   impl->server.set_keep_alive_timeout(kIdleTimeoutSeconds);
@@ -248,6 +217,60 @@ TraceServer::~TraceServer() {
   if (impl_->stopper.joinable()) {
     impl_->stopper.join();
   }
+}
+
+void TraceServer::serve_trace() {
+  Impl* impl = impl_.get();
+  impl->body = read_served_file(impl->options.path);
+  impl->name = base_name(impl->options.path);
+  const auto cors = [impl](httplib::Response& res) {
+    res.set_header("Access-Control-Allow-Origin", impl->options.allowed_origin);
+    res.set_header("Access-Control-Allow-Methods", "GET, OPTIONS");
+    res.set_header("Cache-Control", "no-cache");
+  };
+  impl->server.Get("/", [this, impl](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Cache-Control", "no-cache");
+    const OpenerPage page{impl->name, impl->body.size(), impl->options.ui_url,
+                          perfetto_can_fetch() ? perfetto_url() : std::string{}};
+    res.set_content(opener_page_html(page), "text/html; charset=utf-8");
+  });
+  impl->server.Options("/" + impl->name, [cors](const httplib::Request&, httplib::Response& res) { cors(res); });
+  impl->server.Get("/" + impl->name, [impl, cors](const httplib::Request&, httplib::Response& res) {
+    cors(res);
+    res.set_content(impl->body, "application/octet-stream");
+    if (impl->fetches.fetch_add(1) == 0 && impl->options.once) {
+      // From another thread: stop() waits for this response to be sent.
+      impl->stopper = std::thread([impl] { impl->server.stop(); });
+    }
+  });
+}
+
+// Every GET is a file under the directory or a 404; files are read per
+// request (what is there now), within the same limits as a trace.
+void TraceServer::serve_directory() {
+  Impl* impl = impl_.get();
+  std::error_code error;
+  const std::filesystem::path root = std::filesystem::canonical(impl->options.web_dir, error);
+  if (error || !std::filesystem::is_directory(root, error)) {
+    throw UnservableFile(impl->options.web_dir + ": not a directory");
+  }
+  impl->name.clear();
+  impl->server.Get(".*", [impl, root](const httplib::Request& req, httplib::Response& res) {
+    const std::optional<std::filesystem::path> file = static_file(root, req.path);
+    if (!file) {
+      res.status = 404;
+      res.set_content("not found\n", "text/plain");
+      return;
+    }
+    try {
+      res.set_content(read_served_file(file->string()), static_content_type(*file));
+      res.set_header("Cache-Control", "no-cache");
+      impl->fetches.fetch_add(1);
+    } catch (const std::exception&) {
+      res.status = 404;  // gone, or not regular, since it was resolved
+      res.set_content("not found\n", "text/plain");
+    }
+  });
 }
 
 int TraceServer::port() const noexcept { return impl_->port; }

@@ -1,6 +1,8 @@
-// Serves one trace file over HTTP on loopback, the way ui.perfetto.dev loads
-// traces from a local server: the UI fetches the file from
-// http://127.0.0.1:PORT/NAME, which needs a CORS header naming the UI's origin.
+// Serves one trace file over HTTP on loopback, with a page at "/" that hands
+// it to ui.perfetto.dev by postMessage (serve/opener_page.hpp: any port);
+// on port 9001 the UI's own ?url= link works too (the UI fetches
+// http://127.0.0.1:9001/NAME, with a CORS header naming the UI's origin).
+// Or, with web_dir, a directory of static files (tband serve --web).
 #pragma once
 
 #include <cstdint>
@@ -10,8 +12,9 @@
 
 namespace tband {
 
-/// The one port ui.perfetto.dev fetches traces from (its content security
-/// policy allows http://127.0.0.1:9001 only).
+/// The one port ui.perfetto.dev fetches ?url= traces from (its content
+/// security policy allows http://127.0.0.1:9001 only); the page at "/" works
+/// on any port.
 inline constexpr int kPerfettoPort = 9001;
 
 /// A file the server will not serve: not a regular file (a FIFO, a device),
@@ -35,7 +38,9 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = kPerfettoPort;  // 0: any free port
   bool once = false;  // stop after the trace was fetched once
-  std::string allowed_origin = "https://ui.perfetto.dev";
+  std::string ui_url = "https://ui.perfetto.dev";  // the UI the page at "/" opens (tests: a stand-in)
+  std::string allowed_origin = "https://ui.perfetto.dev";  // CORS, for the UI's ?url= fetch
+  std::string web_dir;  // if set: serve this directory's files instead of `path` (no trace, no `once`)
 };
 
 class TraceServer {
@@ -53,11 +58,12 @@ class TraceServer {
   [[nodiscard]] int port() const noexcept;
   /// http://127.0.0.1:PORT/NAME
   [[nodiscard]] std::string trace_url() const;
-  /// The ui.perfetto.dev link that opens the trace.
+  /// The UI's ?url= link that opens the trace (works on port 9001 only).
   [[nodiscard]] std::string perfetto_url() const;
   /// Whether ui.perfetto.dev can fetch from this server (port 9001 only).
   [[nodiscard]] bool perfetto_can_fetch() const noexcept { return port() == kPerfettoPort; }
-  /// http://127.0.0.1:PORT/ : a page that explains what is served and links to it.
+  /// http://127.0.0.1:PORT/ : the page that opens the trace in the UI (or
+  /// the web directory's index.html).
   [[nodiscard]] std::string index_url() const;
 
   /// Serves until stop(), or until the trace was fetched once with `once`.
@@ -66,6 +72,9 @@ class TraceServer {
   [[nodiscard]] std::uint64_t fetches() const noexcept;
 
  private:
+  void serve_trace();
+  void serve_directory();
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

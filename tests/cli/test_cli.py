@@ -4,7 +4,9 @@ round trips, serving over loopback HTTP, completion scripts."""
 import base64
 import json
 import os
+import re
 import shutil
+import socket
 import subprocess
 import time
 import unittest
@@ -326,10 +328,11 @@ class Serve(CliTestCase):
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.headers, response.read()
 
-    def read_url(self, proc):
+    def read_url(self, proc, name):
+        """The trace's URL, from the page's URL that serve prints first."""
         line = proc.stdout.readline().decode()
-        self.assertTrue(line.startswith("Open in Perfetto: https://ui.perfetto.dev/#!/?url=http://127.0.0.1:"), line)
-        return line.strip().split("url=", 1)[1]
+        self.assertTrue(line.startswith("Open in Perfetto: http://127.0.0.1:"), line)
+        return line.strip().split(": ", 1)[1] + name
 
     def test_serve_once_over_loopback(self):
         out = self.tmp / "served.pftrace"
@@ -338,8 +341,9 @@ class Serve(CliTestCase):
         proc = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port), "--once"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            url = self.read_url(proc)
+            url = self.read_url(proc, "served.pftrace")
             self.assertEqual(url, f"http://127.0.0.1:{port}/served.pftrace")
+            self.fetch(f"http://127.0.0.1:{port}/")  # the page is no fetch of the trace
             headers, body = self.fetch(url)
             self.assertEqual(headers["Access-Control-Allow-Origin"], "https://ui.perfetto.dev")
             self.assertEqual(body, out.read_bytes())
@@ -356,8 +360,11 @@ class Serve(CliTestCase):
         proc = subprocess.Popen([TBAND, "conv", str(self.trace("baremetal")), "--serve", "--port", str(port)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            url = self.read_url(proc)
-            headers, body = self.fetch(url)
+            page_url = proc.stdout.readline().decode().strip().split(": ", 1)[1]
+            self.assertEqual(page_url, f"http://127.0.0.1:{port}/")
+            _, page = self.fetch(page_url)
+            name = re.search(r'const TRACE_NAME = "([^"]+)";', page.decode()).group(1)
+            headers, body = self.fetch(page_url + name)
             self.assertEqual(headers["Access-Control-Allow-Origin"], "https://ui.perfetto.dev")
             path = self.tmp / "fetched.pftrace"
             path.write_bytes(body)
@@ -368,7 +375,7 @@ class Serve(CliTestCase):
             proc.stdout.close()
             proc.stderr.close()
 
-    def test_other_ports_warn_and_the_page_at_the_root_explains(self):
+    def test_any_port_serves_the_page_that_opens_the_trace(self):
         out = self.tmp / "served.pftrace"
         out.write_bytes(b"trace bytes")
         port = free_port()
@@ -376,22 +383,47 @@ class Serve(CliTestCase):
         proc = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            self.read_url(proc)
+            url = self.read_url(proc, "served.pftrace")
             headers, page = self.fetch(f"http://127.0.0.1:{port}/")
             self.assertTrue(headers["Content-Type"].startswith("text/html"))
             page = page.decode()
             self.assertIn('<a href="/served.pftrace">', page)
-            self.assertIn("only from 127.0.0.1:9001", page)
-            self.assertIn("tband serve --port 9001", page)
+            self.assertIn('const UI_URL = "https://ui.perfetto.dev";', page)
+            self.assertIn("window.open(UI_URL)", page)
             self.assertNotIn("ui.perfetto.dev/#!/?url=", page, "no link that cannot work")
+            self.assertEqual(self.fetch(url)[1], b"trace bytes")
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+            stdout = proc.stdout.read().decode()
             stderr = proc.stderr.read().decode()
             proc.stdout.close()
             proc.stderr.close()
-        self.assertIn("warning: ui.perfetto.dev fetches traces only from port 9001", stderr)
-        self.assertIn(f"http://127.0.0.1:{port}/", stderr)
+        self.assertNotIn("warning", stderr)
+        self.assertNotIn("?url=", stdout, "the UI's link only on 9001")
+
+    def test_port_9001_prints_the_page_and_the_ui_link(self):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", 9001))
+            except OSError:
+                self.skipTest("port 9001 is taken on this machine")
+        out = self.tmp / "served.pftrace"
+        out.write_bytes(b"trace bytes")
+        proc = subprocess.Popen([TBAND, "serve", str(out), "--port", "9001"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            self.assertEqual(self.read_url(proc, "served.pftrace"), "http://127.0.0.1:9001/served.pftrace")
+            self.assertEqual(proc.stdout.readline().decode().strip(),
+                             "Or the UI's own link (port 9001 only): "
+                             "https://ui.perfetto.dev/#!/?url=http://127.0.0.1:9001/served.pftrace")
+            _, page = self.fetch("http://127.0.0.1:9001/")
+            self.assertIn("https://ui.perfetto.dev/#!/?url=http://127.0.0.1:9001/served.pftrace", page.decode())
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+            proc.stdout.close()
+            proc.stderr.close()
 
     def test_serve_errors(self):
         self.assertExit(run(["serve", str(self.tmp / "missing.pftrace")]), 2)
@@ -401,7 +433,7 @@ class Serve(CliTestCase):
         blocker = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port)],
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:
-            self.read_url(blocker)
+            self.read_url(blocker, "x.pftrace")
             proc = run(["serve", str(out), "--port", str(port)], timeout=10)
             self.assertExit(proc, 4)
             self.assertIn("port in use", proc.stderr)

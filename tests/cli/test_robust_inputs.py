@@ -232,7 +232,7 @@ class ServedProcess:
         test.addCleanup(self.stop)
         line = self.proc.stdout.readline().decode()  # printed once the port is bound
         test.assertIn(f"http://127.0.0.1:{self.port}/", line)
-        self.url = line.strip().split("url=", 1)[1]
+        self.url = line.strip().split(": ", 1)[1] + path.name
 
     def stop(self):
         self.proc.terminate()
