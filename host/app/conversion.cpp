@@ -11,9 +11,7 @@
 #include "import/threadx_buffer.hpp"
 #include "import/threadx_import.hpp"
 #include "json/json_writer.hpp"
-#ifndef TBAND_NO_PERFETTO
 #include "perfetto/perfetto_writer.hpp"
-#endif
 #include "vcd/vcd_writer.hpp"
 
 namespace tband {
@@ -146,19 +144,13 @@ ConversionResult convert(const ConversionOptions& options) {
   NameTable names;
   Timeline timeline{names};
   std::optional<BufferedOutput> perfetto_out;
-#ifndef TBAND_NO_PERFETTO
   std::optional<PerfettoWriter> perfetto;
-#endif
   std::optional<BufferedOutput> json_out;
   std::optional<JsonWriter> json;
   if (options.perfetto.file != nullptr) {
-#ifndef TBAND_NO_PERFETTO
     perfetto_out.emplace(options.perfetto.file, options.perfetto.name);
     perfetto.emplace(*perfetto_out, names);
     timeline.add_sink(*perfetto);
-#else
-    throw UsageError("this build has no Perfetto writer: use the JSON output");
-#endif
   }
   if (options.json.file != nullptr) {
     json_out.emplace(options.json.file, options.json.name);

@@ -1,5 +1,5 @@
 """The web converter (tband.js + tband.wasm, scripts/build_web.sh) against the
-native CLI: the same bytes out, the same figures and the same messages.
+native CLI: the same bytes out (.pftrace and JSON), the same figures and the same messages.
 
 Needs TBAND_WEB_DIR (the built page folder; CTest's web.build makes it) and
 node; skipped with a message when either is missing."""
@@ -46,10 +46,10 @@ class WebCase(unittest.TestCase):
         native_json, web_json = self.tmp / "native.json", self.tmp / "web.json"
         native_options = [os.path.relpath(o, cwd) if os.path.isabs(o) and os.path.exists(o) else o for o in options]
         native = subprocess.run([os.environ.get("TBAND_EXE", str(ROOT / "build/host/cli/tband")), "conv", *native_options,
-                                 *rel, "--json", str(native_json)], cwd=cwd, capture_output=True, text=True,
+                                 *rel, "--json", str(native_json), "-o", str(self.tmp / "native.pftrace")], cwd=cwd, capture_output=True, text=True,
                                 timeout=120)
         web = subprocess.run([NODE, str(RUNNER), str(WEB_DIR), *options, *[str(Path(cwd) / r) for r in rel],
-                              "--json", str(web_json)], capture_output=True, text=True, timeout=120)
+                              "--json", str(web_json), "-o", str(self.tmp / "web.pftrace")], capture_output=True, text=True, timeout=120)
         self.assertEqual(web.stderr, "")
         summary = json.loads(web.stdout)
         self.assertEqual(web.returncode, summary["exit_code"])
@@ -62,6 +62,9 @@ class WebCase(unittest.TestCase):
         self.assertEqual(summary["exit_code"], 0, summary)
         self.assertGreater(len(native_json), 100)
         self.assertEqual(native_json, web_json, "the JSON outputs differ")
+        native_pftrace = (self.tmp / "native.pftrace").read_bytes()
+        self.assertGreater(len(native_pftrace), 100)
+        self.assertEqual(native_pftrace, (self.tmp / "web.pftrace").read_bytes(), "the .pftrace outputs differ")
         line = native.stderr.splitlines()[0]
         self.assertTrue(line.startswith(f"tband conv: {summary['events']} events from {summary['input_bytes']} bytes"),
                         (line, summary["events"]))
