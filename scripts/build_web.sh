@@ -5,7 +5,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-web}
-command -v emcmake >/dev/null || { echo "build_web: emcmake not found: apt-get install -y emscripten" >&2; exit 1; }
+# Exit 77 (a skip for CTest) when emscripten is missing.
+command -v emcmake >/dev/null || { echo "build_web: emcmake not found: apt-get install -y emscripten (scripts/setup.sh --tests)" >&2; exit 77; }
 # Debian's emscripten runs its JavaScript optimiser with Debian's node modules (acorn).
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 launcher=()

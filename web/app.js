@@ -1,0 +1,251 @@
+// The page: collects files and options, runs the converter in a Web Worker
+// (worker.js), shows its summary and statistics, opens the trace in the
+// Perfetto UI by postMessage and offers the outputs for download. No
+// conversion here: the converter is tband's C++ compiled to WebAssembly.
+'use strict';
+
+// Inputs above this (all files together) are refused: the converter keeps
+// its outputs in the tab's memory (WebAssembly: 4 GiB at most). The tband
+// command has no such limit.
+const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+const params = new URLSearchParams(location.search);
+// ?perfetto=URL: another Perfetto UI (a local one, or the tests' stand-in).
+const PERFETTO_UI = params.get('perfetto') || 'https://ui.perfetto.dev';
+
+const $ = (id) => document.getElementById(id);
+const state = {inputs: [], descriptor: null, outputs: null, title: ''};
+let worker = null;
+
+function mib(n) {
+  return n >= 1 << 30 ? (n / (1 << 30)).toFixed(1) + ' GiB' : (n / (1 << 20)).toFixed(1) + ' MiB';
+}
+
+function showError(text) {
+  $('error').textContent = text;
+  $('error').hidden = !text;
+}
+
+function addFiles(list) {
+  for (const file of list) {
+    if (file.name === 'tband_schema.json') {
+      state.descriptor = file;
+      continue;
+    }
+    if (state.inputs.some((i) => i.file.name === file.name)) {
+      showError(`${file.name}: a file of that name is there already (rename one to give both)`);
+      continue;
+    }
+    state.inputs.push({file, core: state.inputs.length});
+  }
+  renderFiles();
+}
+
+function renderFiles() {
+  const body = $('file-list').querySelector('tbody');
+  body.textContent = '';
+  state.inputs.forEach((input, index) => {
+    const row = body.insertRow();
+    row.insertCell().textContent = input.file.name;
+    const size = row.insertCell();
+    size.className = 'num';
+    size.textContent = input.file.size + ' B';
+    const core = document.createElement('input');
+    core.type = 'number';
+    core.min = '0';
+    core.max = '31';
+    core.value = input.core;
+    core.className = 'core';
+    core.onchange = () => { input.core = Math.max(0, parseInt(core.value, 10) || 0); };
+    row.insertCell().append(core);
+    const remove = document.createElement('button');
+    remove.className = 'remove';
+    remove.textContent = '×';
+    remove.title = 'remove';
+    remove.onclick = () => { state.inputs.splice(index, 1); renderFiles(); };
+    row.insertCell().append(remove);
+  });
+  $('file-list').hidden = state.inputs.length === 0;
+  $('convert').disabled = state.inputs.length === 0;
+}
+
+function formatValue(figure) {
+  const v = figure.value;
+  if (v === null || v === undefined) return '-';
+  switch (figure.unit) {
+    case 'ns': return v >= 1e6 ? (v / 1e6).toFixed(3) + ' ms' : v >= 1e3 ? (v / 1e3).toFixed(3) + ' us' : v + ' ns';
+    case 'percent': return v.toFixed(2) + ' %';
+    case 'per_s': return v.toFixed(1) + '/s';
+    default: return Number.isInteger(v) ? String(v) : v.toFixed(3);
+  }
+}
+
+function renderStats(stats) {
+  const box = $('stats');
+  box.textContent = '';
+  const sections = new Map();
+  for (const row of stats.rows || []) {
+    if (!sections.has(row.section)) sections.set(row.section, []);
+    sections.get(row.section).push(row);
+  }
+  for (const [section, rows] of sections) {
+    const table = document.createElement('table');
+    table.className = 'stats';
+    table.dataset.section = section;
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r.figures)))];
+    const head = table.createTHead().insertRow();
+    for (const name of [section, '', ...columns]) head.append(Object.assign(document.createElement('th'), {textContent: name}));
+    const body = table.createTBody();
+    for (const row of rows) {
+      const tr = body.insertRow();
+      tr.insertCell().textContent = row.name;
+      tr.insertCell().textContent = row.detail;
+      for (const c of columns) {
+        const td = tr.insertCell();
+        td.className = 'num';
+        td.textContent = row.figures[c] ? formatValue(row.figures[c]) : '';
+      }
+    }
+    box.append(table);
+  }
+}
+
+function renderSummary(s) {
+  const dl = $('summary');
+  dl.textContent = '';
+  const items = [
+    ['events', s.events], ['tracks', s.tracks], ['duration', (s.duration_ns / 1e6).toFixed(3) + ' ms'],
+    ['dropped-events', s.dropped_events], ['undecodable-frames', s.decode_errors], ['input-bytes', s.input_bytes],
+    ['perfetto-bytes', s.perfetto_bytes], ['json-bytes', s.json_bytes],
+  ];
+  for (const [key, value] of items) {
+    dl.append(Object.assign(document.createElement('dt'), {textContent: key.replace(/-/g, ' ')}));
+    const dd = Object.assign(document.createElement('dd'), {textContent: String(value)});
+    dd.id = 'summary-' + key;
+    dl.append(dd);
+  }
+  const diag = $('diagnostics');
+  diag.textContent = '';
+  if (!s.diagnostics.length) {
+    diag.textContent = 'none';
+  } else {
+    const table = document.createElement('table');
+    table.id = 'diagnostic-kinds';
+    const head = table.createTHead().insertRow();
+    for (const name of ['kind', 'count', 'first']) head.append(Object.assign(document.createElement('th'), {textContent: name}));
+    const body = table.createTBody();
+    for (const d of s.diagnostics) {
+      const tr = body.insertRow();
+      tr.dataset.kind = d.id;
+      tr.insertCell().textContent = d.kind;
+      tr.insertCell().textContent = d.count;
+      tr.insertCell().textContent = d.first.join('\n');
+    }
+    diag.append(table);
+    diag.append(Object.assign(document.createElement('pre'), {textContent: s.diagnostics_text}));
+  }
+  renderStats(s.stats);
+}
+
+function convert() {
+  showError('');
+  $('result').hidden = true;
+  const total = state.inputs.reduce((n, i) => n + i.file.size, 0);
+  if (total > MAX_INPUT_BYTES) {
+    showError(`tband conv: error: ${mib(total)} of input is above this page's limit of ${mib(MAX_INPUT_BYTES)}: ` +
+              'convert it with the tband command');
+    return;
+  }
+  if (!worker) {
+    worker = new Worker('worker.js');
+    worker.onerror = (e) => { showError('the converter failed to load: ' + e.message); $('convert').disabled = false; };
+    worker.onmessage = onWorkerMessage;
+  }
+  $('convert').disabled = true;
+  $('progress').hidden = false;
+  $('progress').removeAttribute('value');
+  document.body.dataset.state = 'converting';
+  state.title = state.inputs.map((i) => i.file.name).join(' + ');
+  worker.postMessage({
+    inputs: state.inputs.map((i) => ({file: i.file, core: i.core})),
+    descriptor: state.descriptor,
+    mode: $('mode').value,
+    format: $('format').value,
+  });
+}
+
+function onWorkerMessage(event) {
+  const msg = event.data;
+  if (msg.type === 'progress') {
+    if (msg.total > 0) {
+      $('progress').max = msg.total;
+      $('progress').value = msg.done;
+    }
+    return;
+  }
+  $('progress').hidden = true;
+  $('convert').disabled = false;
+  const s = msg.summary;
+  if (s.exit_code !== 0) {
+    showError(`tband conv: error: ${s.error} (exit code ${s.exit_code})`);
+    document.body.dataset.state = 'error';
+    return;
+  }
+  state.outputs = msg.outputs;
+  renderSummary(s);
+  $('result').hidden = false;
+  document.body.dataset.state = 'done';
+}
+
+function baseName() {
+  const first = state.inputs.length ? state.inputs[0].file.name : 'trace';
+  return first.replace(/\.[^.]*$/, '') || 'trace';
+}
+
+function download(buffer, name, type) {
+  const url = URL.createObjectURL(new Blob([buffer], {type}));
+  const a = Object.assign(document.createElement('a'), {href: url, download: name});
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+// Perfetto's documented handshake: open the UI, send PING until it answers
+// PONG, then post {perfetto: {buffer, title, fileName}}.
+function openInPerfetto() {
+  const origin = new URL(PERFETTO_UI).origin;
+  const ui = window.open(PERFETTO_UI);
+  if (!ui) {
+    showError('the browser blocked the Perfetto window: allow pop-ups for this page');
+    return;
+  }
+  const buffer = state.outputs.pftrace.slice(0);
+  let tries = 0;
+  const timer = setInterval(() => {
+    if (++tries > 300) {
+      clearInterval(timer);
+      window.removeEventListener('message', onPong);
+      showError(`${PERFETTO_UI} did not answer (PING without PONG for 30 s)`);
+      return;
+    }
+    ui.postMessage('PING', origin);
+  }, 100);
+  function onPong(event) {
+    if (event.source !== ui || event.data !== 'PONG') return;
+    clearInterval(timer);
+    window.removeEventListener('message', onPong);
+    ui.postMessage({perfetto: {buffer, title: state.title, fileName: baseName() + '.pftrace'}}, origin);
+  }
+  window.addEventListener('message', onPong);
+}
+
+$('files').onchange = (e) => { addFiles(e.target.files); e.target.value = ''; };
+$('descriptor').onchange = (e) => { state.descriptor = e.target.files[0] || null; };
+$('convert').onclick = convert;
+$('open-perfetto').onclick = openInPerfetto;
+$('download-pftrace').onclick = () => download(state.outputs.pftrace, baseName() + '.pftrace', 'application/octet-stream');
+$('download-json').onclick = () => download(state.outputs.json, baseName() + '.json', 'application/json');
+const drop = $('drop');
+drop.ondragover = (e) => { e.preventDefault(); drop.classList.add('over'); };
+drop.ondragleave = () => drop.classList.remove('over');
+drop.ondrop = (e) => { e.preventDefault(); drop.classList.remove('over'); addFiles(e.dataTransfer.files); };
