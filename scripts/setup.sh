@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tband needs, skipping those already present.
 # Safe to run again and again; runs apt-get only when something is missing.
+# --tests: also what only the tests and the web build need (scripts/test.sh
+# passes it; scripts/demo.sh does not, so the demo installs no more than it uses).
 set -euo pipefail
 
 packages=(
@@ -30,6 +32,12 @@ packages=(
   # GTKWave opens its .gtkw save file under Xvfb (xvfb-run needs xauth)
   sigrok-cli gtkwave xvfb xauth
 )
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(
+    # the web converter (WebAssembly, scripts/build_web.sh) and its tests under Node (nodejs comes with it)
+    emscripten
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do

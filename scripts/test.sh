@@ -34,7 +34,7 @@ elif [ $# -ne 0 ]; then
   exit 2
 fi
 
-./scripts/setup.sh
+./scripts/setup.sh --tests
 
 # ccache makes a second run cheap; a fresh machine has none and gains nothing.
 launcher=()

@@ -34,6 +34,8 @@ LAYERS: dict[str, set[str]] = {
     "record": {"common", "decode", "schema", "input", "trace", "import"},
     "serve": {"common"},
     "cli": {"common", "decode", "schema", "input", "trace", "stats", "report", "app", "record", "serve"},
+    # The WebAssembly converter's entry (the web page's tband.js), beside cli/.
+    "web": {"common", "decode", "schema", "input", "trace", "stats", "app"},
 }
 
 # Includes the table does not allow yet, each with what removes it (none now;

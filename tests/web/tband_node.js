@@ -1,6 +1,6 @@
 // Runs the WebAssembly converter under Node as `tband conv` would run:
 //   node tband_node.js WEBDIR [--json OUT] [-o OUT.pftrace] [--schema D.json]
-//        [--mode freertos|bare-metal] [--format F] [--core-count N] INPUT[@CORE]...
+//        [--mode freertos|bare-metal] [--format F] [--core-count N] [--time] INPUT[@CORE]...
 // Inputs are copied into the converter's file system under their base names
 // (the working directory is /in), so messages name them as the CLI run from
 // their folder does. Prints the converter's JSON summary; exit code as the CLI's.
@@ -14,6 +14,7 @@ async function main() {
   const request = {inputs: [], schemas: [], mode: 'freertos', format: 'auto'};
   const outs = {};
   const files = [];
+  let timed = false;  // --time: the conversion's milliseconds in the summary (bench/RESULTS.md)
   while (args.length) {
     const a = args.shift();
     if (a === '--json') outs.json = args.shift();
@@ -22,6 +23,7 @@ async function main() {
     else if (a === '--mode') request.mode = args.shift();
     else if (a === '--format') request.format = args.shift();
     else if (a === '--core-count') request.core_count = Number(args.shift());
+    else if (a === '--time') timed = true;
     else files.push(['input', a]);
   }
   const createTband = require(path.resolve(webdir, 'tband.js'));
@@ -39,7 +41,9 @@ async function main() {
   }
   if (outs.json) request.json = '/out/trace.json';
   if (outs.perfetto) request.perfetto = '/out/trace.pftrace';
+  const started = process.hrtime.bigint();
   const summary = JSON.parse(tband.ccall('tband_web_convert', 'string', ['string'], [JSON.stringify(request)]));
+  if (timed) summary.convert_ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (summary.exit_code === 0) {
     if (outs.json) fs.writeFileSync(outs.json, tband.FS.readFile('/out/trace.json'));
     if (outs.perfetto) fs.writeFileSync(outs.perfetto, tband.FS.readFile('/out/trace.pftrace'));
