@@ -131,7 +131,11 @@ nlohmann::json convert_request(const nlohmann::json& request) {
     const OutFile json{request.value("json", std::string{})};
     conversion.perfetto = {perfetto.file, request.value("perfetto", std::string{})};
     conversion.json = {json.file, request.value("json", std::string{})};
-    analysis = analyze(conversion, StatsOptions{});
+    if (request.value("stats", true)) {
+      analysis = analyze(conversion, StatsOptions{});
+    } else {
+      analysis.result = convert(conversion);  // "stats": false, as `tband conv` (bench/RESULTS.md)
+    }
   } catch (const InputError& e) {
     return {{"exit_code", kExitInput}, {"error", e.what()}};
   } catch (const UsageError& e) {
@@ -157,7 +161,8 @@ nlohmann::json convert_request(const nlohmann::json& request) {
           {"notes", r.notes},
           {"schema_notes", schemas->notes()},
           {"schema_conflicts", schemas->conflicts()},
-          {"stats", nlohmann::json::parse(format_stats_json(analysis.stats))}};
+          {"stats", request.value("stats", true) ? nlohmann::json::parse(format_stats_json(analysis.stats))
+                                                  : nlohmann::json{}}};
 }
 
 }  // namespace
@@ -165,7 +170,8 @@ nlohmann::json convert_request(const nlohmann::json& request) {
 }  // namespace tband::web
 
 /// Converts as `request_json` says ({"inputs": ["file@core", ...], "schemas":
-/// [...], "mode", "format", "core_count", "perfetto": path, "json": path});
+/// [...], "mode", "format", "core_count", "perfetto": path, "json": path,
+/// "stats": false to skip the statistics});
 /// returns the summary as JSON text, valid until the next call.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* tband_web_convert(const char* request_json) {
   static std::string answer;

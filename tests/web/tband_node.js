@@ -1,6 +1,6 @@
 // Runs the WebAssembly converter under Node as `tband conv` would run:
 //   node tband_node.js WEBDIR [--json OUT] [-o OUT.pftrace] [--schema D.json]
-//        [--mode freertos|bare-metal] [--format F] [--core-count N] [--time] INPUT[@CORE]...
+//        [--mode freertos|bare-metal] [--format F] [--core-count N] [--time] [--no-stats] INPUT[@CORE]...
 // Inputs are copied into the converter's file system under their base names
 // (the working directory is /in), so messages name them as the CLI run from
 // their folder does. Prints the converter's JSON summary; exit code as the CLI's.
@@ -24,6 +24,7 @@ async function main() {
     else if (a === '--format') request.format = args.shift();
     else if (a === '--core-count') request.core_count = Number(args.shift());
     else if (a === '--time') timed = true;
+    else if (a === '--no-stats') request.stats = false;
     else files.push(['input', a]);
   }
   const createTband = require(path.resolve(webdir, 'tband.js'));
