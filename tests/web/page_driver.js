@@ -2,8 +2,9 @@
 // protocol (Node's WebSocket; run with --experimental-websocket on Node 20):
 //   node page_driver.js CHROMIUM PROFILE_DIR PAGE_URL DOWNLOAD_DIR SCREENSHOT [--perfetto] FILE...
 // Sets FILE(s) on the page's file input, converts, waits for the summary or
-// the error, downloads the .pftrace (and with --perfetto clicks "Open in
-// Perfetto"), saves a screenshot and prints what the page showed as JSON.
+// the error (TBAND_PAGE_TIMEOUT_S, default 120), downloads the .pftrace (and
+// with --perfetto clicks "Open in Perfetto"), saves a screenshot and prints
+// what the page showed as JSON.
 'use strict';
 const {spawn} = require('child_process');
 const fs = require('fs');
@@ -68,7 +69,8 @@ async function drive() {
   // The page stays responsive while the worker converts: it answers at once.
   const responsive = [];
   let pageState = '';
-  for (let i = 0; i < 1200; ++i) {
+  const limitMs = 1000 * Number(process.env.TBAND_PAGE_TIMEOUT_S || 120);
+  while (Date.now() - started < limitMs) {
     const t0 = Date.now();
     pageState = await evaluate("document.body.dataset.state || ''");
     responsive.push(Date.now() - t0);
