@@ -68,42 +68,25 @@ function renderFiles() {
   $('convert').disabled = state.inputs.length === 0;
 }
 
-function formatValue(figure) {
-  const v = figure.value;
-  if (v === null || v === undefined) return '-';
-  switch (figure.unit) {
-    case 'ns': return v >= 1e6 ? (v / 1e6).toFixed(3) + ' ms' : v >= 1e3 ? (v / 1e3).toFixed(3) + ' us' : v + ' ns';
-    case 'percent': return v.toFixed(2) + ' %';
-    case 'per_s': return v.toFixed(1) + '/s';
-    default: return Number.isInteger(v) ? String(v) : v.toFixed(3);
-  }
-}
-
-function renderStats(stats) {
+// The tables `tband stats` prints (the converter's stats_tables), cell for cell.
+function renderStats(tables) {
   const box = $('stats');
   box.textContent = '';
-  const sections = new Map();
-  for (const row of stats.rows || []) {
-    if (!sections.has(row.section)) sections.set(row.section, []);
-    sections.get(row.section).push(row);
-  }
-  for (const [section, rows] of sections) {
+  for (const t of tables) {
+    box.append(Object.assign(document.createElement('h4'), {textContent: t.title}));
     const table = document.createElement('table');
     table.className = 'stats';
-    table.dataset.section = section;
-    const columns = [...new Set(rows.flatMap((r) => Object.keys(r.figures)))];
+    table.dataset.title = t.title;
     const head = table.createTHead().insertRow();
-    for (const name of [section, '', ...columns]) head.append(Object.assign(document.createElement('th'), {textContent: name}));
+    for (const name of t.header) head.append(Object.assign(document.createElement('th'), {textContent: name}));
     const body = table.createTBody();
-    for (const row of rows) {
+    for (const row of t.rows) {
       const tr = body.insertRow();
-      tr.insertCell().textContent = row.name;
-      tr.insertCell().textContent = row.detail;
-      for (const c of columns) {
+      row.forEach((cell, i) => {
         const td = tr.insertCell();
-        td.className = 'num';
-        td.textContent = row.figures[c] ? formatValue(row.figures[c]) : '';
-      }
+        td.textContent = cell;
+        if (t.right[i]) td.className = 'num';
+      });
     }
     box.append(table);
   }
@@ -143,7 +126,7 @@ function renderSummary(s) {
     diag.append(table);
     diag.append(Object.assign(document.createElement('pre'), {textContent: s.diagnostics_text}));
   }
-  renderStats(s.stats);
+  renderStats(s.stats_tables);
 }
 
 function convert() {
@@ -170,6 +153,7 @@ function convert() {
     descriptor: state.descriptor,
     mode: $('mode').value,
     format: $('format').value,
+    json: $('want-json').checked,  // a big trace's JSON is several times its .pftrace
   });
 }
 
@@ -191,6 +175,7 @@ function onWorkerMessage(event) {
     return;
   }
   state.outputs = msg.outputs;
+  $('download-json').disabled = !msg.outputs.json;
   renderSummary(s);
   $('result').hidden = false;
   document.body.dataset.state = 'done';

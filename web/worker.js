@@ -42,7 +42,7 @@ onmessage = async (event) => {
     mode: job.mode,
     format: job.format,
     perfetto: '/out/trace.pftrace',
-    json: '/out/trace.json',
+    json: job.json ? '/out/trace.json' : '',
   };
   let summary;
   try {

@@ -78,6 +78,15 @@ nlohmann::json diagnostics_json(const Diagnostics& diagnostics) {
   return kinds;
 }
 
+// The tables `tband stats` prints, cell for cell, for the page to show.
+nlohmann::json stats_tables_json(const TraceStats& stats) {
+  nlohmann::json tables = nlohmann::json::array();
+  for (const StatsTable& t : stats_tables(stats)) {
+    tables.push_back({{"title", t.title}, {"header", t.header}, {"rows", t.rows}, {"right", t.right}});
+  }
+  return tables;
+}
+
 nlohmann::json convert_request(const nlohmann::json& request) {
   ConversionOptions conversion;
   std::unique_ptr<SchemaSet> schemas;
@@ -162,7 +171,8 @@ nlohmann::json convert_request(const nlohmann::json& request) {
           {"schema_notes", schemas->notes()},
           {"schema_conflicts", schemas->conflicts()},
           {"stats", request.value("stats", true) ? nlohmann::json::parse(format_stats_json(analysis.stats))
-                                                  : nlohmann::json{}}};
+                                                  : nlohmann::json{}},
+          {"stats_tables", request.value("stats", true) ? stats_tables_json(analysis.stats) : nlohmann::json::array()}};
 }
 
 }  // namespace

@@ -84,7 +84,7 @@ async function drive() {
     error: await evaluate("document.getElementById('error').hidden ? '' : document.getElementById('error').textContent"),
     summary: await evaluate(`Object.fromEntries([...document.querySelectorAll('#summary dd')].map((d) => [d.id.replace('summary-', ''), d.textContent]))`),
     diagnostic_kinds: await evaluate(`[...document.querySelectorAll('#diagnostic-kinds tbody tr')].map((r) => r.dataset.kind)`),
-    stats_sections: await evaluate(`[...document.querySelectorAll('table.stats')].map((t) => t.dataset.section)`),
+    stats_tables: await evaluate(`[...document.querySelectorAll('table.stats')].map((t) => t.dataset.title)`),
     heap_bytes: await evaluate('performance.memory ? performance.memory.usedJSHeapSize : 0'),
   };
   if (pageState === 'done') {

@@ -119,7 +119,10 @@ class WebPageInChromium(unittest.TestCase):
         self.assertEqual(page["summary"]["events"], "4319")
         self.assertEqual(page["summary"]["tracks"], "9")
         self.assertEqual(page["summary"]["duration"], "499.603 ms")
-        self.assertEqual(page["stats_sections"][:2], ["trace", "isr"])
+        self.assertEqual(page["stats_tables"][0], "Trace")
+        cli_stats = run(["stats", str(trace)]).stdout.decode()
+        for title in page["stats_tables"]:
+            self.assertIn(title, cli_stats)  # the tables `tband stats` prints
         self.assertLess(page["slowest_answer_ms"], 2000, "the page did not answer while converting")
         self.assertEqual((downloads / "demo_qemu_uart.pftrace").read_bytes(), native.read_bytes())
         for _ in range(100):
