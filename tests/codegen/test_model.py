@@ -32,6 +32,13 @@ SEED_INDEX = {
     # tband's own addition: metadata buffer overflow is reported, not silent.
     "metadata_overflow": (0x0C, False, 26, False),
     "schema_id": (0x0D, True, 11, True),
+    # tband's run-time filter changes and state (0x18-0x1F).
+    "filter_ids": (0x18, False, 21, False),
+    "filter_object_off": (0x19, False, 21, False),
+    "filter_object_on": (0x1A, False, 21, False),
+    "filter_ids_initial": (0x1B, True, 11, False),
+    "filter_object_initial": (0x1C, True, 11, False),
+    "filter_key_name": (0x1D, True, 6, True),
     "task_switched_in": (0x54, False, 16, False),
     "task_to_rdy_state": (0x55, False, 16, False),
     "task_resumed": (0x56, False, 16, False),
