@@ -80,20 +80,16 @@ constexpr filter::State initial_state() noexcept {
 
 rt::Spinlock g_lock;
 
-/// The filter's lock: the caller's critical section, and between cores the spinlock.
-class Guard {
- public:
-  Guard() noexcept {
-    tband_portENTER_CRITICAL_FROM_ANY();
-    g_lock.lock();
-  }
-  ~Guard() {
-    g_lock.unlock();
-    tband_portEXIT_CRITICAL_FROM_ANY();
-  }
-  Guard(const Guard&) = delete;
-  Guard& operator=(const Guard&) = delete;
-};
+/// Runs f() under the filter's lock: the caller's critical section (which a
+/// port may open and close only within one scope), and between cores the spinlock.
+template <class F>
+void locked(F&& f) noexcept {
+  tband_portENTER_CRITICAL_FROM_ANY();
+  g_lock.lock();
+  f();
+  g_lock.unlock();
+  tband_portEXIT_CRITICAL_FROM_ANY();
+}
 
 /// Sets the words of the enable set: bits in `mask` to traced or not. Sends a
 /// filter_ids event for each word that changed (after the lock: the event
@@ -101,8 +97,7 @@ class Guard {
 void update_ids(const std::uint32_t (&mask)[8], bool traced) noexcept {
   std::uint32_t changed[8] = {};
   std::uint32_t values[8] = {};
-  {
-    const Guard guard;
+  locked([&] {
     for (unsigned w = 0; w < 8; ++w) {
       std::uint32_t bits = mask[w];
       for (unsigned b = 0; b < 32; ++b) {
@@ -118,7 +113,7 @@ void update_ids(const std::uint32_t (&mask)[8], bool traced) noexcept {
         values[w] = now;
       }
     }
-  }
+  });
   for (unsigned w = 0; w < 8; ++w) {
     if (changed[w] != 0) {
       trace_hook(kKind<enc::FilterIds, kTsValueU32>, w, values[w]);
@@ -181,8 +176,8 @@ extern "C" int tband_filter_set_object(uint8_t key, uint32_t object_id, bool tra
   }
   const std::uint32_t entry = filter::object_entry(key, object_id);
   bool changed = false;
-  {
-    const Guard guard;
+  bool full = false;
+  locked([&] {
     std::uint32_t* found = nullptr;
     std::uint32_t* free_slot = nullptr;
     for (std::uint32_t& slot : filter::g_state.objects) {
@@ -193,17 +188,20 @@ extern "C" int tband_filter_set_object(uint8_t key, uint32_t object_id, bool tra
       }
     }
     if (!traced && found == nullptr) {
-      if (free_slot == nullptr) {
-        return -2;  // the table is full: tband_configFILTER_MAX_OBJECTS
+      full = free_slot == nullptr;
+      if (!full) {
+        __atomic_store_n(free_slot, entry, __ATOMIC_RELAXED);
+        __atomic_store_n(&filter::g_state.objects_used, filter::g_state.objects_used + 1, __ATOMIC_RELAXED);
+        changed = true;
       }
-      __atomic_store_n(free_slot, entry, __ATOMIC_RELAXED);
-      __atomic_store_n(&filter::g_state.objects_used, filter::g_state.objects_used + 1, __ATOMIC_RELAXED);
-      changed = true;
     } else if (traced && found != nullptr) {
       __atomic_store_n(found, 0u, __ATOMIC_RELAXED);
       __atomic_store_n(&filter::g_state.objects_used, filter::g_state.objects_used - 1, __ATOMIC_RELAXED);
       changed = true;
     }
+  });
+  if (full) {
+    return -2;  // the table is full: tband_configFILTER_MAX_OBJECTS
   }
   if (changed) {
     if (traced) {

@@ -161,6 +161,19 @@ class RealSchemaTest(unittest.TestCase):
         kind = next(e for e in self.schema.events if e.name == "queue_kind").fields[1]
         self.assertEqual((kind.type.wire, kind.type.enum.name), ("u8", "FrQueueKind"))
 
+    def test_filter_keys_and_groups_come_from_the_schema(self) -> None:
+        self.assertEqual(self.schema.filter_keys, ("isr_id", "evtmarker_id", "valmarker_id", "task_id", "queue_id"))
+        by_name = {e.name: e for e in self.schema.events}
+        self.assertEqual(self.schema.filter_key_number(by_name["isr_exit"]), 1)
+        self.assertEqual(self.schema.filter_key_number(by_name["queue_send"]), 5)
+        self.assertEqual(self.schema.filter_key_number(by_name["isr_name"]), 0)  # metadata: never filtered
+        groups = dict(self.schema.filter_groups)
+        self.assertEqual(list(groups)[:2], ["base", "freertos"])
+        self.assertEqual(groups["key:isr_id"], (1 << 0x04 | 1 << 0x05, 0, 0, 0, 0, 0, 0, 0))
+        # A schema group holds its events that are not metadata, and only those.
+        base_ids = {i for i in range(256) if groups["base"][i >> 5] >> (i & 31) & 1}
+        self.assertEqual(base_ids, {e.id for e in self.schema.events if e.group == "base" and not e.metadata})
+
     def test_every_event_and_field_is_described(self) -> None:
         for event in self.schema.events:
             self.assertTrue(event.description)
