@@ -107,8 +107,8 @@ RESERVED_HOOK_NAMES = frozenset(
     """.split()
 )
 # Whole families: tband_freertos_* is the FreeRTOS layer's (it grows with the
-# kernel objects it traces), the others the ports'.
-RESERVED_HOOK_PREFIXES = ("freertos_", "port_", "host_", "posix_", "cm4_")
+# kernel objects it traces), tband_filter_* the run-time filters', the others the ports'.
+RESERVED_HOOK_PREFIXES = ("freertos_", "filter_", "port_", "host_", "posix_", "cm4_")
 
 
 def hook_clash(name: str) -> str | None:
