@@ -90,6 +90,9 @@ class TraceInterpreter {
   [[nodiscard]] std::uint64_t last_ts_ns() const noexcept { return last_any_ts_ns_; }
   /// The newest dropped_evt_cnt total: events the target dropped.
   [[nodiscard]] std::uint64_t dropped_events() const noexcept { return last_dropped_total_; }
+  /// Run-time filter changes in the trace (filter_ids, filter_object_off/on):
+  /// events missing after one were filtered, not lost.
+  [[nodiscard]] std::uint64_t filter_changes() const noexcept { return filter_changes_; }
 
  private:
   // ---- state ---------------------------------------------------------------
@@ -117,7 +120,7 @@ class TraceInterpreter {
   }
   struct Core {
     std::uint32_t id = 0;
-    TrackId process = 0, events_track = 0;
+    TrackId process = 0, events_track = 0, filter_track = 0;
     std::uint64_t last_ts = 0;
     std::uint64_t last_ts_ns = 0;
     bool seen_ts = false;
@@ -194,6 +197,16 @@ class TraceInterpreter {
   void handle(const ValmarkerName& e, Context& c);
   void handle(const Valmarker& e, Context& c);
   void handle(const MetadataOverflow& e, Context& c);
+  // Run-time filters (run_time_filter.cpp)
+  void handle(const FilterIds& e, Context& c);
+  void handle(const FilterObjectOff& e, Context& c);
+  void handle(const FilterObjectOn& e, Context& c);
+  void handle(const FilterIdsInitial& e, Context& c);
+  void handle(const FilterObjectInitial& e, Context& c);
+  void handle(const FilterKeyName& e, Context& c);
+  void filter_instant(Context& c, const std::string& text);
+  void filter_ids_changed(std::uint32_t word, std::uint32_t enabled, const char* what, Context& c);
+  [[nodiscard]] std::string filter_object_label(std::uint32_t key, std::uint32_t object_id) const;
   // FreeRTOS (freertos.cpp)
   void handle(const TaskSwitchedIn& e, Context& c);
   void handle(const TaskToRdyState& e, Context& c);
@@ -348,6 +361,10 @@ class TraceInterpreter {
   bool have_resolution_ = false;
   bool events_before_resolution_ = false;
   std::uint64_t last_dropped_total_ = 0;
+  std::array<std::uint32_t, 8> filter_ids_{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu,
+                                           0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu};
+  std::vector<std::string> filter_key_names_;  // by key number (filter_key_name)
+  std::uint64_t filter_changes_ = 0;
   std::uint64_t events_ = 0;
   bool seen_any_ts_ = false;
   std::uint64_t first_ts_ns_ = 0;

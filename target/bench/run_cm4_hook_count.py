@@ -15,7 +15,9 @@ compact configuration (1-byte event id) with its packets kept. The mix runs
 2,000 cycles (the host benchmark: 100,000), so timestamps are shorter: compare
 the rows with each other, not with the host's figures.
 
-  target/bench/run_cm4_hook_count.py [--out DIR] [--markdown FILE]
+  target/bench/run_cm4_hook_count.py [--out DIR] [--markdown FILE] [--filters-markdown FILE] [--only-filters]
+
+First a table of the run-time filters' cost (config_filters/, filter_mode.hpp).
 
 Needs arm-none-eabi-gcc/g++ with newlib, qemu-system-arm and barectf.
 """
@@ -42,6 +44,15 @@ TRACERS = [
     ("snapshot", "tband, snapshot backend", "config_snapshot", False),
     ("barectf", "barectf 3.1, compact (1-byte event id), packets kept", None, False),
 ]
+# Run-time filters (config_filters/, streaming into the RAM ring), by
+# BENCH_FILTER_MODE (filter_mode.hpp), next to the same tracer without them
+# (config/) in the same run.
+FILTER_ROWS = [
+    ("stream_ring", "no filters compiled in (tband_configUSE_FILTERS 0)", None),
+    ("filters_traced", "filters compiled in, every event traced", 1),
+    ("filters_ids_off", "filters: the hook's event id left out (global filter)", 2),
+    ("filters_objects_off", "filters: the hook's object left out (local filter)", 3),
+]
 OPT_LEVELS = ["-Os", "-O2"]
 
 
@@ -52,7 +63,8 @@ def run(cmd: list[str], cwd: Path = ROOT, timeout: int | None = None) -> str:
     return result.stdout
 
 
-def build(out: Path, key: str, config: str | None, ring: bool, opt: str, gen: Path, barectf: Path) -> Path:
+def build(out: Path, key: str, config: str | None, ring: bool, opt: str, gen: Path, barectf: Path,
+          defines: tuple[str, ...] = ()) -> Path:
     work = out / f"{key}{opt}"
     work.mkdir(parents=True, exist_ok=True)
     includes = [f"-I{ROOT / 'bench'}", f"-I{BOARD}", f"-I{BENCH}"]
@@ -68,7 +80,7 @@ def build(out: Path, key: str, config: str | None, ring: bool, opt: str, gen: Pa
         compile_one(CC, barectf / "barectf.c", extra)
     else:
         extra = [f"-I{ROOT / 'target/include'}", f"-I{BENCH / config}", f"-I{BENCH / 'port'}", f"-I{gen}",
-                 "-DBENCH_FREESTANDING", "-DBENCH_SNAPSHOT_BUF_SIZE=1048576u"]
+                 "-DBENCH_FREESTANDING", "-DBENCH_SNAPSHOT_BUF_SIZE=1048576u", *defines]
         for source in sorted((ROOT / "target/src").glob("*.cpp")):
             compile_one(CXX, source, extra)
         if ring:
@@ -99,18 +111,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "cm4_hook_count")
     parser.add_argument("--markdown", type=Path, help="also write the table here")
+    parser.add_argument("--filters-markdown", type=Path, help="also write the run-time filters' table here")
+    parser.add_argument("--only-filters", action="store_true", help="measure only the run-time filters' table")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     gen = args.out / "generated"
     run([sys.executable, "-m", "codegen", "--quiet", "--schema-dir", ROOT / "schema", "--out", gen])
     barectf = args.out / "barectf"
-    barectf.mkdir(exist_ok=True)
-    run(["barectf", "gen", f"--code-dir={barectf}", f"--headers-dir={barectf}", f"--metadata-dir={barectf}",
-         BENCH / "barectf/config_compact.yaml"])
 
     header = " | ".join(LABELS.get(kind, kind) for kind in KINDS)
     rows = [f"| Tracer (bytes stored in RAM) | Build | {header} |", "| --- | --- |" + " --- |" * len(KINDS)]
     calibration = []
+    filter_rows = [f"| Tracer | Build | {header} |", "| --- | --- |" + " --- |" * len(KINDS)]
+    for opt in OPT_LEVELS:
+        for key, label, mode in FILTER_ROWS:
+            config = "config" if mode is None else "config_filters"
+            defines = () if mode is None else (f"-DBENCH_FILTER_MODE={mode}",)
+            figures = count(build(args.out, key, config, True, opt, gen / "target", barectf, defines))
+            cells = " | ".join(f"{figures[kind]:.1f}" for kind in KINDS)
+            filter_rows.append(f"| {label} | {opt} | {cells} |")
+    filter_table = "\n".join(filter_rows) + "\n"
+    print("run-time filters: instructions per call (same method)\n")
+    print(filter_table)
+    if args.filters_markdown:
+        args.filters_markdown.write_text(filter_table)
+    if args.only_filters:
+        return 0
+    barectf.mkdir(exist_ok=True)
+    run(["barectf", "gen", f"--code-dir={barectf}", f"--headers-dir={barectf}", f"--metadata-dir={barectf}",
+         BENCH / "barectf/config_compact.yaml"])
     for opt in OPT_LEVELS:
         for key, label, config, ring in TRACERS:
             figures = count(build(args.out, key, config, ring, opt, gen / "target", barectf))

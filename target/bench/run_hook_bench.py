@@ -31,6 +31,11 @@ the same run.
 
   target/bench/run_hook_bench.py [--out DIR] [--cycles N] [--markdown FILE]
                                  [--freertos-markdown FILE] [--no-freertos]
+                                 [--filters-markdown FILE] [--only-filters]
+
+First, the run-time filters' table: the streaming tracer into the RAM ring
+without filters, and with them (config_filters/) with every event traced, with
+the mix's event ids left out and with its objects left out (filter_mode.hpp).
 
 Needs g++, gcc, valgrind and barectf (Debian: valgrind, python3-barectf).
 """
@@ -55,20 +60,23 @@ def run(cmd: list[str], cwd: Path | None = None) -> str:
     return result.stdout
 
 
-def build_tband(out: Path, config: str, main: str, sinks: list[str | None]) -> list[Path]:
+def build_tband(out: Path, config: str, main: str, sinks: list[str | None], defines: tuple[str, ...] = (),
+                tag: str = "") -> list[Path]:
     """The tracer with target/bench/<config>/tband_config.h and the benchmark
-    program <main>.cpp, linked once with each sink (None: none, for the
-    snapshot backend); one binary per sink."""
+    program <main>.cpp (compiled with defines), linked once with each sink
+    (None: none, for the snapshot backend); one binary per sink. tag tells
+    apart builds of one config with other defines."""
     gen = out / "generated"
     run([sys.executable, "-m", "codegen", "--quiet", "--schema-dir", str(ROOT / "schema"), "--out", str(gen)], cwd=ROOT)
     flags = ["-std=c++17", "-O2", "-fno-exceptions", "-fno-rtti", f"-I{ROOT / 'target/include'}",
-             f"-I{BENCH / config}", f"-I{BENCH / 'port'}", f"-I{gen / 'target'}", f"-I{ROOT / 'bench'}", f"-I{BENCH}"]
+             f"-I{BENCH / config}", f"-I{BENCH / 'port'}", f"-I{gen / 'target'}", f"-I{ROOT / 'bench'}", f"-I{BENCH}", *defines]
+    config_tag = config + tag
     objects = []
     for source in sorted((ROOT / "target/src").glob("*.cpp")):
-        obj = out / f"{config}_{source.stem}.o"
+        obj = out / f"{config_tag}_{source.stem}.o"
         run(["g++", *flags, "-c", str(source), "-o", str(obj)])
         objects.append(str(obj))
-    main_obj = out / f"{config}_{main}.o"
+    main_obj = out / f"{config_tag}_{main}.o"
     run(["g++", *flags, "-c", str(BENCH / f"{main}.cpp"), "-o", str(main_obj)])
     binaries = []
     for sink in sinks:
@@ -76,7 +84,7 @@ def build_tband(out: Path, config: str, main: str, sinks: list[str | None]) -> l
         if sink is not None:
             sink_objs = [str(out / f"{sink}.o")]
             run(["g++", "-std=c++17", "-O2", "-c", str(BENCH / f"{sink}.cpp"), "-o", sink_objs[0]])
-        binary = out / f"{config}_{main}_{sink or 'alone'}"
+        binary = out / f"{config_tag}_{main}_{sink or 'alone'}"
         run(["g++", *objects, str(main_obj), *sink_objs, "-o", str(binary)])
         binaries.append(binary)
     return binaries
@@ -170,6 +178,30 @@ def freertos_table(out: Path, cycles: int) -> str:
     return "\n".join(rows) + "\n"
 
 
+# Run-time filters: the streaming tracer into the RAM ring without them
+# (config/) and with them (config_filters/) by BENCH_FILTER_MODE (filter_mode.hpp).
+FILTER_ROWS = [
+    ("no filters compiled in (tband_configUSE_FILTERS 0)", None),
+    ("filters compiled in, every event traced", 1),
+    ("filters: the hook's event id left out (global filter)", 2),
+    ("filters: the hook's object left out (local filter)", 3),
+]
+
+
+def filters_table(out: Path, cycles: int) -> str:
+    header = " | ".join(LABELS.get(kind, kind) for kind in KINDS)
+    rows = [f"| Tracer | {header} | average over the mix |", "| --- |" + " --- |" * (len(KINDS) + 1)]
+    for label, mode in FILTER_ROWS:
+        if mode is None:
+            (binary,) = build_tband(out, "config", "tband_hook_bench", ["ring_sink"])
+        else:
+            (binary,) = build_tband(out, "config_filters", "tband_hook_bench", ["ring_sink"],
+                                    (f"-DBENCH_FILTER_MODE={mode}",), f"_mode{mode}")
+        figures = instructions_per_call(binary, cycles, out)
+        rows.append(f"| {label} | " + " | ".join(f"{figures[kind]:.1f}" for kind in KINDS + ["mix"]) + " |")
+    return "\n".join(rows) + "\n"
+
+
 def bytes_per_event(binary: Path, cycles: int, out: Path) -> tuple[float, str]:
     line = run([str(binary), "trace", str(out / f"{binary.name}.trace"), str(cycles)]).strip()
     fields = line.split()
@@ -205,8 +237,18 @@ def main() -> int:
     parser.add_argument("--markdown", type=Path, help="also write the table here")
     parser.add_argument("--freertos-markdown", type=Path, help="also write the FreeRTOS hooks' table here")
     parser.add_argument("--no-freertos", action="store_true", help="skip the FreeRTOS hooks' table")
+    parser.add_argument("--filters-markdown", type=Path, help="also write the run-time filters' table here")
+    parser.add_argument("--only-filters", action="store_true", help="measure only the run-time filters' table")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    filters = filters_table(args.out, args.cycles)
+    print(f"run-time filters: instructions per call (callgrind, -O2, {args.cycles} cycles of the mix, "
+          "loop overhead subtracted)\n")
+    print(filters)
+    if args.filters_markdown:
+        args.filters_markdown.write_text(filters)
+    if args.only_filters:
+        return 0
 
     # Binaries: (measured, recording) per tracer.
     ring, discard, record = build_tband(args.out, "config", "tband_hook_bench",

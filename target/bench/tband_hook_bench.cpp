@@ -23,6 +23,7 @@
 #define BENCH_EVTMARKER_END(id) tband_evtmarker_end(id)
 #define BENCH_VALMARKER(id, val) tband_valmarker(id, val)
 #include "hook_loops.hpp"
+#include "filter_mode.hpp"
 
 extern "C" {
 std::uint64_t tband_bench_now = 0;
@@ -89,6 +90,10 @@ int main(int argc, char** argv) {
 #endif
   if (started != 0) {
     std::fprintf(stderr, "starting the backend failed (%d)\n", started);
+    return 1;
+  }
+  if (!bench::apply_filter_mode()) {
+    std::fprintf(stderr, "setting the filter failed\n");
     return 1;
   }
   if (mode == "measure") {

@@ -16,7 +16,9 @@ with --gc-sections, and reports:
 Each configuration is built twice: calling every hook once (plus start and
 stop of the backend), and calling every API function once.
 The "disabled" configuration (tband_configENABLE 0) must link to exactly the
-image without any call, with no tband symbol in it.
+image without any call, with no tband symbol in it; with the run-time filters
+off (their default), filter.cpp must compile to nothing and no image may hold
+a filter symbol.
 
   cm4_images.py --gen-dir build/generated/target --out-dir DIR [--check] [--markdown FILE]
                 [--define NAME=VALUE ...]
@@ -214,6 +216,20 @@ def object_hook_sizes(folder: Path) -> list[tuple[str, int]]:
     return sorted(sizes)
 
 
+def check_filters_compiled_out(out: Path, folders: list[str]) -> list[str]:
+    """With tband_configUSE_FILTERS 0 (the images' default), the filter's
+    object is empty and no image has a filter symbol: the switch leaves no code."""
+    errors = []
+    for folder in folders:
+        sizes = run(["arm-none-eabi-size", str(out / folder / "rt_filter.o")]).splitlines()[1].split()[:3]
+        if any(int(size) != 0 for size in sizes):
+            errors.append(f"{folder}: filters off, but filter.cpp has .text/.data/.bss {'/'.join(sizes)}")
+        symbols = [s for s in run(["arm-none-eabi-nm", str(out / folder / "image.elf")]).split() if "filter" in s]
+        if symbols:
+            errors.append(f"{folder}: filters off, but filter symbols in the image: {symbols}")
+    return errors
+
+
 def check_disabled(gen_dir: Path, out: Path) -> list[str]:
     """The disabled tracer: the image is the image without calls, and has no tband symbol."""
     with_calls = build("disabled", "calls", [], gen_dir, out)
@@ -271,6 +287,8 @@ def main() -> int:
     for name, size in object_hook_sizes(args.out_dir / "freertos_objects-hooks"):
         print(f"  {name}: {size}")
     errors = check_disabled(args.gen_dir, args.out_dir)
+    if not any(define.startswith("tband_configUSE_FILTERS=1") for define in args.define):
+        errors += check_filters_compiled_out(args.out_dir, [f"{i.config}-{i.variant}" for i in images])
     for image in images:
         if image.problems:
             errors.append(f"{image.config}/{image.variant}: stack not bounded: {'; '.join(image.problems)}")

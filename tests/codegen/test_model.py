@@ -32,6 +32,13 @@ SEED_INDEX = {
     # tband's own addition: metadata buffer overflow is reported, not silent.
     "metadata_overflow": (0x0C, False, 26, False),
     "schema_id": (0x0D, True, 11, True),
+    # tband's run-time filter changes and state (0x18-0x1F).
+    "filter_ids": (0x18, False, 21, False),
+    "filter_object_off": (0x19, False, 21, False),
+    "filter_object_on": (0x1A, False, 21, False),
+    "filter_ids_initial": (0x1B, True, 11, False),
+    "filter_object_initial": (0x1C, True, 11, False),
+    "filter_key_name": (0x1D, True, 6, True),
     "task_switched_in": (0x54, False, 16, False),
     "task_to_rdy_state": (0x55, False, 16, False),
     "task_resumed": (0x56, False, 16, False),
@@ -153,6 +160,19 @@ class RealSchemaTest(unittest.TestCase):
         )
         kind = next(e for e in self.schema.events if e.name == "queue_kind").fields[1]
         self.assertEqual((kind.type.wire, kind.type.enum.name), ("u8", "FrQueueKind"))
+
+    def test_filter_keys_and_groups_come_from_the_schema(self) -> None:
+        self.assertEqual(self.schema.filter_keys, ("isr_id", "evtmarker_id", "valmarker_id", "task_id", "queue_id"))
+        by_name = {e.name: e for e in self.schema.events}
+        self.assertEqual(self.schema.filter_key_number(by_name["isr_exit"]), 1)
+        self.assertEqual(self.schema.filter_key_number(by_name["queue_send"]), 5)
+        self.assertEqual(self.schema.filter_key_number(by_name["isr_name"]), 0)  # metadata: never filtered
+        groups = dict(self.schema.filter_groups)
+        self.assertEqual(list(groups)[:2], ["base", "freertos"])
+        self.assertEqual(groups["key:isr_id"], (1 << 0x04 | 1 << 0x05, 0, 0, 0, 0, 0, 0, 0))
+        # A schema group holds its events that are not metadata, and only those.
+        base_ids = {i for i in range(256) if groups["base"][i >> 5] >> (i & 31) & 1}
+        self.assertEqual(base_ids, {e.id for e in self.schema.events if e.group == "base" and not e.metadata})
 
     def test_every_event_and_field_is_described(self) -> None:
         for event in self.schema.events:

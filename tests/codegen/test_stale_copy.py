@@ -40,10 +40,10 @@ def copy_project(dest: Path) -> None:
 
 
 def widen_isr_enter_id(schema_file: Path) -> None:
-    """isr_enter's isr_id: u32 -> u64."""
+    """isr_enter's isr_id: u32 -> u64 (no longer a filter key: a u64 cannot be one)."""
     text = schema_file.read_text()
-    pattern = r"(- name: isr_enter\n(?:    .*\n)*?      - name: isr_id\n        type: )u32"
-    changed, count = re.subn(pattern, r"\1u64", text)
+    pattern = r"(- name: isr_enter\n(?:    .*\n)*?      - name: isr_id\n        type: )u32\n(        filter_key: true\n)?"
+    changed, count = re.subn(pattern, r"\1u64\n", text)
     assert count == 1, "isr_enter's isr_id not found in base.yaml"
     schema_file.write_text(changed)
 

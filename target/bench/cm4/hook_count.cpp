@@ -56,14 +56,15 @@ bool start_tracer() {
 #define BENCH_EVTMARKER_END(id) barectf_trace_evtmarker_end(&g_ctx, id)
 #define BENCH_VALMARKER(id, val) barectf_trace_valmarker(&g_ctx, id, val)
 #else
+#include "filter_mode.hpp"
 #include "tband.h"
 
 namespace {
 bool start_tracer() {
 #if tband_configUSE_BACKEND_STREAMING == 1
-  return tband_start_streaming() == 0;
+  return tband_start_streaming() == 0 && bench::apply_filter_mode();
 #else
-  return tband_trigger_snapshot() == 0;
+  return tband_trigger_snapshot() == 0 && bench::apply_filter_mode();
 #endif
 }
 }  // namespace
