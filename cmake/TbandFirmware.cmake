@@ -35,7 +35,8 @@ set(TBAND_RUNTIME_SOURCES
   ${TBAND_RUNTIME_DIR}/src/tracing_state.cpp
   ${TBAND_RUNTIME_DIR}/src/backend_streaming.cpp
   ${TBAND_RUNTIME_DIR}/src/backend_snapshot.cpp
-  ${TBAND_RUNTIME_DIR}/src/backend_post_mortem.cpp)
+  ${TBAND_RUNTIME_DIR}/src/backend_post_mortem.cpp
+  ${TBAND_RUNTIME_DIR}/src/control.cpp)
 set(TBAND_PORTS_DIR ${TBAND_RUNTIME_DIR}/ports)
 set(TBAND_BOARDS_DIR ${TBAND_RUNTIME_DIR}/boards)
 # The functions read these from global properties, so that they work from any

@@ -1,0 +1,5 @@
+/* Streaming backend with the control channel, one core, a 16-byte receive
+ * buffer (the default); defaults otherwise. */
+#define tband_configENABLE 1
+#define tband_configUSE_BACKEND_STREAMING 1
+#define tband_configUSE_CONTROL 1
