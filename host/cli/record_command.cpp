@@ -18,6 +18,16 @@
 
 namespace tband::cli {
 
+std::chrono::milliseconds parse_duration(const std::string& option, const std::string& text) {
+  std::string error;
+  const std::optional<Quantity> q = parse_quantity(text, error);
+  if (!q || (q->kind != QuantityKind::kDuration && q->kind != QuantityKind::kPlain) || q->value <= 0) {
+    throw UsageError(option + " " + text + ": give a duration such as 30s or 500ms (a plain number is seconds)");
+  }
+  const double ms = q->kind == QuantityKind::kPlain ? q->value * 1e3 : q->value / 1e6;
+  return std::chrono::milliseconds{static_cast<std::int64_t>(ms + 0.5)};
+}
+
 namespace {
 
 constexpr const char* kRecordFooter = R"(
@@ -63,15 +73,6 @@ std::uint64_t parse_size(const std::string& option, const std::string& text) {
   return value * unit;
 }
 
-std::chrono::milliseconds parse_duration(const std::string& option, const std::string& text) {
-  std::string error;
-  const std::optional<Quantity> q = parse_quantity(text, error);
-  if (!q || (q->kind != QuantityKind::kDuration && q->kind != QuantityKind::kPlain) || q->value <= 0) {
-    throw UsageError(option + " " + text + ": give a duration such as 30s or 500ms (a plain number is seconds)");
-  }
-  const double ms = q->kind == QuantityKind::kPlain ? q->value * 1e3 : q->value / 1e6;
-  return std::chrono::milliseconds{static_cast<std::int64_t>(ms + 0.5)};
-}
 
 // One output per source: as given, or derived from one -o: per core when
 // every source has @N (trace.core0.bin), else per source (trace.0.bin).

@@ -2,6 +2,7 @@
 // stdin and growing files into trace files, decoded while it runs.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,6 +32,9 @@ struct RecordCmdOptions {
   std::string json;
   std::vector<std::string> schemas;
 };
+
+/// A duration option ("30s", "500ms", a plain number of seconds). Throws UsageError.
+std::chrono::milliseconds parse_duration(const std::string& option, const std::string& text);
 
 class RecordCommand {
  public:

@@ -3,16 +3,13 @@
 // tband_rx_poll(), what it acknowledges (ctl_ack) and what it counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "ctl/protocol.hpp"
 #include "tband.h"
-// A C header: its casts are C casts.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#include "tband/crc16.h"
-#pragma GCC diagnostic pop
 #include "tband_port.h"
 #include "trace_capture.hpp"
 
@@ -21,28 +18,9 @@ namespace {
 using tband::test::TraceCapture;
 using Bytes = std::vector<std::uint8_t>;
 
-// COBS(payload + CRC-16 big-endian) 0x00: a command frame as the host sends it.
-Bytes frame(Bytes payload) {
-  const std::uint16_t crc = tband_crc16(payload.data(), payload.size());
-  payload.push_back(static_cast<std::uint8_t>(crc >> 8));
-  payload.push_back(static_cast<std::uint8_t>(crc & 0xFF));
-  Bytes out{0};
-  std::size_t code_at = 0;
-  for (const std::uint8_t byte : payload) {
-    if (byte == 0 || out.size() - code_at == 0xFF) {
-      out[code_at] = static_cast<std::uint8_t>(out.size() - code_at);
-      code_at = out.size();
-      out.push_back(0);
-      if (byte == 0) {
-        continue;
-      }
-    }
-    out.push_back(byte);
-  }
-  out[code_at] = static_cast<std::uint8_t>(out.size() - code_at);
-  out.push_back(0);
-  return out;
-}
+// COBS(payload + CRC-16 big-endian) 0x00: a command frame as the host's
+// tband ctl and tband record --send build it (host/ctl/protocol.hpp).
+Bytes frame(const Bytes& payload) { return tband::ctl::encode_payload(payload); }
 
 void feed(const Bytes& bytes) { tband_rx_feed(bytes.data(), bytes.size()); }
 
