@@ -31,6 +31,7 @@ struct RecordCmdOptions {
   std::string pftrace;
   std::string json;
   std::vector<std::string> schemas;
+  std::vector<std::string> send;  // control-channel commands sent on connecting
 };
 
 /// A duration option ("30s", "500ms", a plain number of seconds). Throws UsageError.

@@ -5,12 +5,13 @@ answers with ctl_ack events among other trace bytes, or not at all."""
 
 from __future__ import annotations
 
-import socket
+import os
+import pty
 import threading
 import unittest
 
-from .recording import TIMEOUT, TraceServer, unused_port
-from .support import SchemaEncoder, run
+from .recording import TIMEOUT, Recording, TraceServer, unused_port, wait_for
+from .support import SchemaEncoder, TempDir, run
 
 ENCODER = SchemaEncoder()
 
@@ -175,6 +176,66 @@ class Ctl(unittest.TestCase):
         result = run(["ctl", f"tcp:127.0.0.1:{unused_port()}", "stop", "--connect-timeout", "300ms"])
         self.assertEqual(result.returncode, 3)
         self.assertIn("could not connect within 300 ms", result.stderr)
+
+
+class RecordSend(unittest.TestCase):
+    """tband record --send and the interactive command line."""
+
+    def setUp(self) -> None:
+        self.tmp = TempDir()
+        self.recordings: list[Recording] = []
+
+    def tearDown(self) -> None:
+        for r in self.recordings:
+            r.kill()
+        self.tmp.cleanup()
+
+    def test_send_on_connect_in_order_and_acks_recorded(self) -> None:
+        answered = []
+
+        def answer(payload: bytes):
+            answered.append(payload)
+            return obliging(payload) if len(answered) < 2 else None  # hang up after the second: the end
+
+        target = FakeTarget(answer)
+        out = self.tmp / "send.bin"
+        rec = Recording([target.source, "-o", out, "--mode", "bare-metal", "--send", "metadata", "--send", "dropped",
+                         "--status-interval", "1s"])
+        self.recordings.append(rec)
+        self.assertEqual(rec.finish(), 0, rec.stderr())
+        target.close()
+        self.assertEqual(target.received, [b"\x03", b"\x05"])
+        self.assertIn("sent 2 command(s)", rec.stderr())
+        self.assertIn(ack(3, 0), out.read_bytes(), "the acknowledgement is in the recording")
+
+    def test_bad_send_is_usage_error(self) -> None:
+        out = self.tmp / "x.bin"
+        result = run(["record", "tcp:127.0.0.1:1", "-o", str(out), "--send", "jump"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--send: unknown command 'jump'", result.stderr)
+        result = run(["record", "-", "-o", str(out), "--send", "stop"], stdin=b"")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("tcp: or serial: sources only", result.stderr)
+
+    def test_interactive_line_on_a_terminal(self) -> None:
+        target = FakeTarget(obliging)
+        master, slave = pty.openpty()
+        try:
+            rec = Recording([target.source, "-o", self.tmp / "i.bin", "--mode", "bare-metal",
+                             "--status-interval", "1s"], stdin=slave)
+            self.recordings.append(rec)
+            rec.wait_for_message("connected")
+            os.write(master, b"jump\n")
+            rec.wait_for_message("command not sent: unknown command 'jump'")
+            os.write(master, b"stop\n")
+            wait_for(lambda: target.received == [b"\x02"], "the stop command at the target", process=rec)
+            rec.wait_for_message("sent 'stop' to 1 source(s)")
+            rec.interrupt()
+            self.assertEqual(rec.finish(), 0, rec.stderr())
+        finally:
+            os.close(master)
+            os.close(slave)
+            target.close()
 
 
 if __name__ == "__main__":
