@@ -36,7 +36,8 @@ set(TBAND_RUNTIME_SOURCES
   ${TBAND_RUNTIME_DIR}/src/backend_streaming.cpp
   ${TBAND_RUNTIME_DIR}/src/backend_snapshot.cpp
   ${TBAND_RUNTIME_DIR}/src/backend_post_mortem.cpp
-  ${TBAND_RUNTIME_DIR}/src/control.cpp)
+  ${TBAND_RUNTIME_DIR}/src/control.cpp
+  ${TBAND_RUNTIME_DIR}/src/filter.cpp)
 set(TBAND_PORTS_DIR ${TBAND_RUNTIME_DIR}/ports)
 set(TBAND_BOARDS_DIR ${TBAND_RUNTIME_DIR}/boards)
 # The functions read these from global properties, so that they work from any

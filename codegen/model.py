@@ -6,7 +6,7 @@ list with the implicit timestamp, encoder overloads), so templates only format.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from .display import Display
@@ -209,6 +209,10 @@ class Field:
     # For an optional field: what a decoder reports when the frame leaves the
     # field out (int, float, bool, or an enum value's name); None: "absent".
     default: int | float | bool | str | None = None
+    # The run-time filter's object key (schema attribute filter_key): the
+    # event's objects can be filtered one by one on this field's value.
+    filter_key: bool = False
+    filter_key_loc: Location | None = field(default=None, compare=False)
 
     @property
     def note(self) -> str:
@@ -324,6 +328,11 @@ class Event:
                 else f"static_cast<std::uint64_t>({payload.compact_expr('enc::')})" if payload else "0"
             ),
         )
+
+    @property
+    def filter_key(self) -> str | None:
+        """The name of the field the run-time filter keys this event's objects on, if any."""
+        return next((f.name for f in self.fields if f.filter_key), None)
 
     @property
     def str_field(self) -> Field | None:
@@ -539,6 +548,38 @@ class Schema:
     @property
     def builtin_max_fixed_len(self) -> int:
         return max(g.max_fixed_len for g in self.builtin_groups)
+
+    @cached_property
+    def filter_keys(self) -> tuple[str, ...]:
+        """The filter keys' names in order of first use by id: key k (1-based) is filter_keys[k - 1]."""
+        keys: list[str] = []
+        for event in self.events:
+            if event.filter_key and event.filter_key not in keys:
+                keys.append(event.filter_key)
+        return tuple(keys)
+
+    def event_by_id(self, event_id: int) -> Event | None:
+        return next((e for e in self.events if e.id == event_id), None)
+
+    @cached_property
+    def filter_groups(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The run-time filter's groups: each schema group (its events that are
+        not metadata), then each filter key's events ("key:task_id"); with the
+        256-bit enable set's words of their ids."""
+
+        def mask(events: list[Event]) -> tuple[int, ...]:
+            words = [0] * 8
+            for event in events:
+                words[event.id >> 5] |= 1 << (event.id & 31)
+            return tuple(words)
+
+        groups = [(g.name, mask([e for e in g.events if not e.metadata])) for g in self.groups]
+        groups += [(f"key:{k}", mask([e for e in self.events if e.filter_key == k])) for k in self.filter_keys]
+        return tuple(groups)
+
+    def filter_key_number(self, event: Event) -> int:
+        """The event's filter key as the firmware numbers it (0: none)."""
+        return self.filter_keys.index(event.filter_key) + 1 if event.filter_key else 0
 
     @cached_property
     def hook_enums(self) -> tuple[EnumType, ...]:

@@ -63,6 +63,7 @@ FIELD_KEYS = {
     "description": ("text", True),
     "optional": ("bool", False),
     "default": ("any", False),
+    "filter_key": ("bool", False),
 }
 
 F32_MAX = 3.4028234663852886e38
@@ -424,7 +425,18 @@ class _Builder:
             default = self.check_default(what, field_type, node["default"], default_loc)
             if default is None:
                 return None
-        return Field(name, field_type, node["description"].strip(), optional, False, name_loc, default)
+        filter_key = bool(node.get("filter_key", False))
+        if filter_key and (optional or not (field_type.enum or field_type.name in ("u8", "u16", "u32"))):
+            self.errors.add(
+                node.value_loc["filter_key"],
+                f"{what}: a filter key must be a required u8, u16, u32 or enum field "
+                f"(the run-time filter compares it with an object id), not {'an optional ' if optional else ''}{field_type.name}",
+            )
+            return None
+        return Field(
+            name, field_type, node["description"].strip(), optional, False, name_loc, default, filter_key,
+            node.value_loc["filter_key"] if filter_key else None,
+        )
 
     def check_default(self, what: str, field_type: FieldType, value: Any, where: Location) -> Any:
         """The default converted to the field's type, or None after reporting why it does not fit."""
@@ -568,6 +580,14 @@ class _Builder:
         if any(f is None for f in fields) or not ok:
             return None
         self.check_field_order(what, fields)  # type: ignore[arg-type]
+        for index, field in enumerate(fields):
+            if field.filter_key and (index != 0 or metadata):  # type: ignore[union-attr]
+                self.errors.add(
+                    field.filter_key_loc,  # type: ignore[union-attr, arg-type]
+                    f"{what} field '{field.name}': only the first field of an event that is not metadata "  # type: ignore[union-attr]
+                    "can be its filter key",
+                )
+                return None
         integer_fields = sum(1 for f in fields if not f.type.is_str) + (0 if metadata else 1)  # type: ignore[union-attr]
         if not builtin and integer_fields > MAX_USER_INTEGER_FIELDS:
             self.errors.add(

@@ -26,10 +26,15 @@ Commands (one argument each; quote one with arguments):
   restart    start streaming without the names            metadata   send every name again (while streaming)
   snapshot   trigger a snapshot (snapshot backend)        dropped    the target's dropped-event count
   rejected   command frames the target rejected
+  'filter -isr 3', 'filter +isr 3'   leave out / trace again ISR 3 (keys: isr, evtmarker, valmarker, task, queue)
+  'filter -event NAME'               leave out an event (its name or id); +event traces it again
+  'filter -group NAME'               leave out a group (base, freertos, key:isr_id, ...); +group again
+  'filter clear'                     every event traced again (object filters stay)
 
 Examples:
   tband ctl tcp:localhost:9090 stop
   tband ctl serial:/dev/ttyUSB0,baud=921600 metadata dropped
+  tband ctl tcp:localhost:9090 'filter -isr 3'
 
 The source must carry bytes both ways (tcp:, serial:) and be free: a QEMU chardev or RTT
 server that `tband record` is connected to takes no second client (use record --send then).

@@ -1,6 +1,7 @@
 #include "ctl/protocol.hpp"
 
 #include <array>
+#include <charconv>
 #include <sstream>
 #include <variant>
 
@@ -37,6 +38,82 @@ std::vector<std::string> words(std::string_view text) {
   return out;
 }
 
+// The filter keys (TBAND_FILTER_KEY_* in the generated tband_user_events.h;
+// the runtime_control test checks they agree).
+constexpr std::array kFilterKeys = {
+    Known{"isr", 1}, Known{"evtmarker", 2}, Known{"valmarker", 3}, Known{"task", 4}, Known{"queue", 5},
+};
+
+constexpr std::string_view kFilterUsage =
+    "filter -KEY ID | +KEY ID (KEY: isr, evtmarker, valmarker, task, queue), filter -event NAME | +event NAME, "
+    "filter -group NAME | +group NAME, filter clear";
+
+// Longest group name: a 32-byte receive buffer less command, traced byte and CRC.
+constexpr std::size_t kMaxGroupName = 28;
+
+std::optional<std::uint32_t> number(const std::string& text) {
+  std::uint32_t value = 0;
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const char* first = text.data() + (hex ? 2 : 0);
+  const char* last = text.data() + text.size();
+  const auto [end, ec] = std::from_chars(first, last, value, hex ? 16 : 10);
+  if (ec != std::errc{} || end != last || first == last) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+Command parse_filter(std::string_view text, const std::vector<std::string>& w) {
+  const auto fail = [&](const std::string& why) {
+    return CommandError("'" + std::string(text) + "': " + why + "; expected " + std::string(kFilterUsage));
+  };
+  if (w.size() == 2 && w[1] == "clear") {
+    return Command{0x0B, {}, "filter clear"};
+  }
+  if (w.size() != 3 || w[1].size() < 2 || (w[1][0] != '-' && w[1][0] != '+')) {
+    throw fail("not a filter command");
+  }
+  const std::uint8_t traced = w[1][0] == '+' ? 1 : 0;
+  const std::string what = w[1].substr(1);
+  const std::string& arg = w[2];
+  const std::string name = "filter " + w[1] + " " + arg;
+  if (what == "event") {
+    std::optional<std::uint32_t> id = number(arg);
+    if (!id) {
+      for (const EventInfo& info : all_event_infos()) {
+        if (info.name == arg) {
+          id = info.id;
+        }
+      }
+    }
+    if (!id || *id > 0xFF) {
+      throw fail("no event '" + arg + "' (give its name or its id, 0 to 255)");
+    }
+    return Command{0x08, {static_cast<std::uint8_t>(*id), traced}, name};
+  }
+  if (what == "group") {
+    if (arg.size() > kMaxGroupName) {
+      throw fail("group name longer than " + std::to_string(kMaxGroupName) + " bytes");
+    }
+    Command command{0x09, {traced}, name};
+    command.args.insert(command.args.end(), arg.begin(), arg.end());
+    return command;
+  }
+  for (const Known& key : kFilterKeys) {
+    if (what == key.name) {
+      const std::optional<std::uint32_t> id = number(arg);
+      if (!id || *id >= (1u << 24)) {
+        throw fail("'" + arg + "' is no object id (0 to 16777215)");
+      }
+      return Command{0x0A,
+                     {key.code, traced, static_cast<std::uint8_t>(*id >> 24), static_cast<std::uint8_t>(*id >> 16),
+                      static_cast<std::uint8_t>(*id >> 8), static_cast<std::uint8_t>(*id)},
+                     name};
+    }
+  }
+  throw fail("unknown filter key '" + what + "'");
+}
+
 }  // namespace
 
 std::string command_names() {
@@ -44,7 +121,7 @@ std::string command_names() {
   for (const Known& known : kCommands) {
     out += (out.empty() ? "" : ", ") + std::string(known.name);
   }
-  return out;
+  return out + ", filter ...";
 }
 
 Command parse_command(std::string_view text) {
@@ -53,8 +130,7 @@ Command parse_command(std::string_view text) {
     throw CommandError("empty command; expected one of: " + command_names());
   }
   if (w[0] == "filter") {
-    throw CommandError("'" + std::string(text) +
-                       "': filter commands need the run-time filters, which this tband does not have yet");
+    return parse_filter(text, w);
   }
   for (const Known& known : kCommands) {
     if (w[0] == known.name) {

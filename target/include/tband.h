@@ -102,6 +102,29 @@ size_t tband_get_post_mortem_buf_size(void);
 bool tband_submit_to_backend(uint8_t* buf, size_t len, bool is_metadata);
 #endif
 
+/* ---- Run-time filters (tband_configUSE_FILTERS) ---------------------------------
+ * A hook whose event the filter leaves out returns before it reads the
+ * timestamp: the event is not traced and not counted as dropped. Every change
+ * is traced (filter_ids, filter_object_off/on), and tband_gather_system_metadata()
+ * sends the filter as it stands, so a reader knows what absence means.
+ * Safe from any context and core. Metadata (names) is never filtered.
+ * set_event: 0 ok, -1 an id the filter cannot leave out (its own events, the
+ * tracer's reports). set_group: TBAND_FILTER_GROUP_* (tband_user_events.h),
+ * 0 ok, -1 no such group. set_object: key TBAND_FILTER_KEY_*, object_id below
+ * 2^24: 0 ok, -1 bad key or id, -2 the table (tband_configFILTER_MAX_OBJECTS)
+ * is full. find_group: a group's index by name ("base", "key:isr_id", ...), -1
+ * if none. */
+#if tband_configUSE_FILTERS == 1
+int tband_filter_set_event(uint8_t event_id, bool traced);
+bool tband_filter_event_traced(uint8_t event_id);
+int tband_filter_set_group(unsigned int group, bool traced);
+int tband_filter_set_all(bool traced);
+int tband_filter_set_object(uint8_t key, uint32_t object_id, bool traced);
+bool tband_filter_object_traced(uint8_t key, uint32_t object_id);
+int tband_filter_find_group(const char* name);
+#endif
+#define TBAND_FILTER_OBJECT(key, object_id) ((key) * 16777216u + (object_id))
+
 /* ---- Control channel (tband_configUSE_CONTROL) --------------------------------
  * feed: hands bytes the host sent (COBS frames of command, arguments, CRC-16)
  * to the tracer; from an RX interrupt or a poll, bounded time, never acts on a
@@ -171,6 +194,17 @@ static inline bool tband_off_true_(void) { return true; }
 #define tband_rx_poll() (0u)
 
 #endif /* tband_configENABLE == 1 */
+
+/* Filters compiled out: everything is traced. */
+#if tband_configENABLE == 0 || tband_configUSE_FILTERS == 0
+#define tband_filter_set_event(event_id, traced) (-1)
+#define tband_filter_event_traced(event_id) (true)
+#define tband_filter_set_group(group, traced) (-1)
+#define tband_filter_set_all(traced) (-1)
+#define tband_filter_set_object(key, object_id, traced) (-1)
+#define tband_filter_object_traced(key, object_id) (true)
+#define tband_filter_find_group(name) (-1)
+#endif
 
 /* Hooks switched off (tracer disabled, or tband_configISR_TRACE_ENABLE /
  * tband_configMARKER_TRACE_ENABLE 0) compile to nothing. */

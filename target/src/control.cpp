@@ -52,6 +52,8 @@ struct Receiver {
 struct Queued {
   std::uint8_t cmd;
   std::uint8_t status;  // kDone: carry it out; else acknowledge with this status
+  std::uint8_t len;     // of args
+  std::uint8_t args[kRxBufSize - 3];
 };
 
 // Single producer (feed), single consumer (poll).
@@ -64,15 +66,34 @@ struct Queue {
 Receiver g_rx;
 Queue g_queue;
 
-bool known_without_arguments(std::uint8_t cmd) noexcept { return cmd >= ctl::kStart && cmd <= ctl::kRestart; }
+bool known(std::uint8_t cmd) noexcept { return cmd >= ctl::kStart && cmd <= ctl::kFilterClear; }
 
-void enqueue(std::uint8_t cmd, std::uint8_t status) noexcept {
+bool arguments_fit(std::uint8_t cmd, std::size_t len, const std::uint8_t* args) noexcept {
+  switch (cmd) {
+    case ctl::kFilterEvent:
+      return len == 2 && args[1] <= 1;
+    case ctl::kFilterGroup:
+      return len >= 2 && args[0] <= 1;
+    case ctl::kFilterObject:
+      return len == 6 && args[1] <= 1;
+    default:
+      return len == 0;
+  }
+}
+
+void enqueue(std::uint8_t cmd, std::uint8_t status, const std::uint8_t* args, std::size_t len) noexcept {
   const unsigned tail = g_queue.tail.load(std::memory_order_relaxed);
   if (tail - g_queue.head.load(std::memory_order_acquire) >= kQueueLen) {
     g_rx.busy.bump();
     return;
   }
-  g_queue.items[tail % kQueueLen] = Queued{cmd, status};
+  Queued& item = g_queue.items[tail % kQueueLen];
+  item.cmd = cmd;
+  item.status = status;
+  item.len = static_cast<std::uint8_t>(len);
+  for (std::size_t i = 0; i < len; ++i) {
+    item.args[i] = args[i];
+  }
   g_queue.tail.store(tail + 1, std::memory_order_release);
   g_rx.accepted.bump();
 }
@@ -92,12 +113,16 @@ void end_frame() noexcept {
     } else {
       const std::uint8_t cmd = rx.buf[0];
       std::uint8_t status = ctl::kDone;
-      if (!known_without_arguments(cmd)) {
+      std::size_t len = body - 1;
+      if (!known(cmd)) {
         status = ctl::kUnknown;
-      } else if (body != 1) {
+      } else if (!arguments_fit(cmd, len, rx.buf + 1)) {
         status = ctl::kBadArguments;
       }
-      enqueue(cmd, status);
+      if (status != ctl::kDone) {
+        len = 0;
+      }
+      enqueue(cmd, status, rx.buf + 1, len);
     }
   }
   rx.len = 0;
@@ -143,7 +168,27 @@ std::uint32_t status_of(int result) noexcept {
   return result == 0 ? ctl::kDone : result == -1 ? ctl::kRefused : ctl::kFailed;
 }
 
-void carry_out(std::uint8_t cmd) noexcept {
+#if tband_configUSE_FILTERS == 1
+// A filter command's status: 0 done, -1 refused (an id the filter cannot
+// leave out, no such group, key or object id), -2 the object table is full.
+std::uint32_t filter_status(int result) noexcept {
+  return result == 0 ? ctl::kDone : result == -1 ? ctl::kRefused : ctl::kFailed;
+}
+
+int set_group(const Queued& item) noexcept {
+  char name[sizeof item.args];  // the name, 0-terminated in place of its traced byte
+  const std::size_t len = item.len - 1u;
+  for (std::size_t i = 0; i < len; ++i) {
+    name[i] = static_cast<char>(item.args[i + 1]);
+  }
+  name[len] = '\0';
+  const int group = tband_filter_find_group(name);
+  return group < 0 ? -1 : tband_filter_set_group(static_cast<unsigned>(group), item.args[0] != 0);
+}
+#endif
+
+void carry_out(const Queued& item) noexcept {
+  const std::uint8_t cmd = item.cmd;
   std::uint32_t status = ctl::kNotBuilt;
   std::uint32_t value = 0;
   switch (cmd) {
@@ -174,6 +219,23 @@ void carry_out(std::uint8_t cmd) noexcept {
       status = ctl::kDone;
       value = rejected();
       break;
+#if tband_configUSE_FILTERS == 1
+    case ctl::kFilterEvent:
+      status = filter_status(tband_filter_set_event(item.args[0], item.args[1] != 0));
+      break;
+    case ctl::kFilterGroup:
+      status = filter_status(set_group(item));
+      break;
+    case ctl::kFilterObject: {
+      const std::uint32_t id = (std::uint32_t{item.args[2]} << 24) | (std::uint32_t{item.args[3]} << 16) |
+                               (std::uint32_t{item.args[4]} << 8) | item.args[5];
+      status = filter_status(tband_filter_set_object(item.args[0], id, item.args[1] != 0));
+      break;
+    }
+    case ctl::kFilterClear:
+      status = filter_status(tband_filter_set_all(true));
+      break;
+#endif
     default:
       break;
   }
@@ -211,7 +273,7 @@ extern "C" unsigned tband_rx_poll(void) {
     const Queued item = g_queue.items[head % kQueueLen];
     g_queue.head.store(++head, std::memory_order_release);
     if (item.status == ctl::kDone) {
-      carry_out(item.cmd);
+      carry_out(item);
     } else {
       acknowledge(item.cmd, item.status, 0);
     }

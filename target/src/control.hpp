@@ -16,6 +16,10 @@ enum Command : std::uint8_t {
   kDropped = 0x05,   // value: tband_get_dropped_evt_cnt()
   kRejected = 0x06,  // value: frames the channel rejected so far
   kRestart = 0x07,   // tband_restart_streaming(): events, no metadata
+  kFilterEvent = 0x08,   // args: event id, traced (0/1)
+  kFilterGroup = 0x09,   // args: traced (0/1), the group's name (1+ bytes, no 0 terminator)
+  kFilterObject = 0x0A,  // args: filter key, traced (0/1), object id (u32, big-endian)
+  kFilterClear = 0x0B,   // every event id traced again (object filters stay)
 };
 
 enum Status : std::uint32_t {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "event_path.hpp"
+#include "filter.hpp"
 #include "hook_kind.hpp"
 
 namespace tband::rt::hook {
@@ -206,6 +207,11 @@ __attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::u
 #else
 __attribute__((always_inline)) inline void trace_hook(std::uint32_t kind, std::uint32_t value,
                                                       std::uint64_t payload) noexcept {
+  if constexpr (filter::kUseFilters) {
+    if ((kind & kFieldsFrom) == 0 && filter::left_out(kind & kIdBits, [&] { return value; })) {
+      return;
+    }
+  }
   trace_hook_fast(kind, value, payload);
 }
 #endif

@@ -39,6 +39,11 @@ __attribute__((noinline)) void tband::rt::hook::stamp_fields(std::uint32_t value
 __attribute__((noinline)) void tband::rt::hook::trace_hook_shared(std::uint32_t value, std::uint32_t payload_low,
                                                                   std::uint32_t kind,
                                                                   std::uint32_t payload_high) noexcept {
+  if constexpr (tband::rt::filter::kUseFilters) {
+    if ((kind & kFieldsFrom) == 0 && tband::rt::filter::left_out(kind & kIdBits, [&] { return value; })) {
+      return;  // before the critical section and the timestamp
+    }
+  }
   trace_hook_body(kind, value, join_halves(payload_low, payload_high));
 }
 #endif
@@ -50,6 +55,9 @@ extern "C" void tband_gather_system_metadata(void) {
   if constexpr (enc::kHasUserEvents && !tband::rt::kUseMetadataBuf) {
     send_schema_id();
   }
+#if tband_configUSE_FILTERS == 1
+  tband::rt::filter::send_metadata();
+#endif
 }
 
 #if tband_configISR_TRACE_ENABLE == 1

@@ -11,15 +11,24 @@
 #pragma once
 
 #include "event_path.hpp"
+#include "filter.hpp"
 #include "hook_kind.hpp"
 
 namespace tband::rt::hook {
 
 /// The body of a generated hook built for speed: encode(out, ts) writes the
-/// event's frame and returns its length.
+/// event's frame and returns its length. key: the event's first field, for an
+/// event with a filter key (Event::kFilterKey).
 template <class Event, class Encode>
-__attribute__((always_inline)) inline void trace_user_event_inline(Encode&& encode) noexcept {
+__attribute__((always_inline)) inline void trace_user_event_inline(Encode&& encode, std::uint32_t key = 0) noexcept {
   static_assert(Event::kMaxFramedLen <= enc::kMaxFramedLen, "the core's event buffer holds every event compiled in");
+  if constexpr (filter::kUseFilters && !Event::kIsMetadata) {
+    if (filter::left_out(Event::kId, [&] { return key; })) {
+      return;
+    }
+  } else {
+    (void)key;
+  }
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = current_core();
   const std::uint64_t ts = tband_portTIMESTAMP();
@@ -39,6 +48,12 @@ void trace_user_event(std::uint32_t spec, std::uint64_t* fields, const char* str
 
 __attribute__((always_inline)) inline void trace_user_event_body(std::uint32_t spec, std::uint64_t* fields,
                                                                  const char* str) noexcept {
+  if constexpr (filter::kUseFilters) {
+    // fields[1]: the first field, read only when the event has a filter key
+    if ((spec & kFromValue) == 0 && filter::left_out(spec & kIdBits, [&] { return fields[1]; })) {
+      return;
+    }
+  }
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = current_core();
   fields[kTsSlot] = tband_portTIMESTAMP();

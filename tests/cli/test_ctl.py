@@ -114,6 +114,15 @@ class Ctl(unittest.TestCase):
                          ["stop: done", "metadata: done", "dropped: done, 42", "start: done", "restart: done",
                           "snapshot: done", "rejected: done, 0"])
 
+    def test_filter_commands_bytes(self) -> None:
+        target = FakeTarget(obliging)
+        result = self.ctl(target, "filter -isr 3", "filter +evtmarker 0x1234", "filter -event isr_enter",
+                          "filter +event 200", "filter -group key:isr_id", "filter clear")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(target.received, [b"\x0a\x01\x00\x00\x00\x00\x03", b"\x0a\x02\x01\x00\x00\x12\x34",
+                                           b"\x08\x04\x00", b"\x08\xc8\x01", b"\x09\x00key:isr_id", b"\x0b"])
+        self.assertIn("filter -isr 3: done", result.stdout.decode())
+
     def test_frame_bytes_are_the_documented_ones(self) -> None:
         # start: COBS(01 F1 D1) 00, as the command table in target/README.md says.
         self.assertEqual(crc16(b"\x01"), 0xF1D1)
@@ -159,7 +168,12 @@ class Ctl(unittest.TestCase):
         for command, message in [("jump", "unknown command 'jump'; expected one of: start, stop"),
                                  ("stop now", "stop takes no arguments"),
                                  ("", "empty command"),
-                                 ("filter -isr 3", "filter commands need the run-time filters")]:
+                                 ("filter -isr x", "'x' is no object id"),
+                                 ("filter -isr 16777216", "is no object id"),
+                                 ("filter -bogus 3", "unknown filter key 'bogus'"),
+                                 ("filter -event nosuch", "no event 'nosuch'"),
+                                 ("filter -group " + "g" * 29, "longer than 28 bytes"),
+                                 ("filter isr 3", "not a filter command")]:
             with self.subTest(command=command):
                 result = run(["ctl", "tcp:127.0.0.1:1", command])
                 self.assertEqual(result.returncode, 2)

@@ -10,6 +10,7 @@
 
 #include "ctl/protocol.hpp"
 #include "tband.h"
+#include "tband_user_events.h"
 #include "tband_port.h"
 #include "trace_capture.hpp"
 
@@ -203,6 +204,57 @@ TEST_F(Control, SnapshotIsNotInAStreamingBuild) {
   feed(frame({0x04}));
   EXPECT_EQ(tband_rx_poll(), 1u);
   EXPECT_EQ(events(), (std::vector<std::string>{ack(4, 3)}));
+}
+
+TEST_F(Control, FilterCommandsSilenceAnIsrAnEventAndAGroup) {
+  ASSERT_EQ(tband_start_streaming(), 0);
+  capture.clear();
+  const auto send = [](const char* line) { feed(tband::ctl::encode_frame(tband::ctl::parse_command(line))); };
+  send("filter -isr 3");
+  EXPECT_EQ(tband_rx_poll(), 1u);
+  EXPECT_FALSE(tband_filter_object_traced(TBAND_FILTER_KEY_ISR_ID, 3));
+  tband_isr_enter(3);  // filtered
+  tband_isr_enter(4);
+  send("filter -event evtmarker");
+  send("filter -group key:valmarker_id");
+  EXPECT_EQ(tband_rx_poll(), 2u);
+  EXPECT_FALSE(tband_filter_event_traced(7));  // evtmarker
+  tband_evtmarker(1, "filtered");
+  tband_valmarker(1, 5);  // filtered
+  tband_evtmarker_begin(1, "");
+  send("filter +isr 3");
+  send("filter clear");
+  EXPECT_EQ(tband_rx_poll(), 2u);
+  EXPECT_TRUE(tband_filter_event_traced(7));
+  tband_isr_enter(3);
+  std::vector<std::string> got;
+  for (const std::string& text : events()) {
+    if (text.rfind("filter_", 0) != 0) {  // the filter's own events say what changed; counted below
+      got.push_back(text);
+    }
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{ack(0x0A, 0), "isr_enter ts=0 isr_id=4", ack(0x08, 0), ack(0x09, 0),
+                                           "evtmarker_begin ts=0 evtmarker_id=1 msg=\"\"", ack(0x0A, 0),
+                                           ack(0x0B, 0), "isr_enter ts=0 isr_id=3"}));
+  EXPECT_EQ(events().size() - got.size(), 5u) << "one filter event per change";
+}
+
+TEST_F(Control, FilterCommandsRefusedOrBadArguments) {
+  const auto send = [](const char* line) { feed(tband::ctl::encode_frame(tband::ctl::parse_command(line))); };
+  send("filter -group nosuchgroup");
+  send("filter -event ctl_ack");  // taken, but the answers bypass the filter: this one and the next come
+  feed(frame({0x08, 7}));         // filter_event without its traced byte
+  feed(frame({0x0A, 1, 2, 0, 0, 0, 3}));  // traced byte 2
+  EXPECT_EQ(tband_rx_poll(), 4u);
+  EXPECT_EQ(events(), (std::vector<std::string>{ack(0x09, 1), ack(0x08, 0), ack(0x08, 5), ack(0x0A, 5)}));
+}
+
+TEST_F(Control, HostKeysAreTheFirmwaresKeys) {
+  EXPECT_EQ(tband::ctl::parse_command("filter -isr 3").args[0], TBAND_FILTER_KEY_ISR_ID);
+  EXPECT_EQ(tband::ctl::parse_command("filter -evtmarker 3").args[0], TBAND_FILTER_KEY_EVTMARKER_ID);
+  EXPECT_EQ(tband::ctl::parse_command("filter -valmarker 3").args[0], TBAND_FILTER_KEY_VALMARKER_ID);
+  EXPECT_EQ(tband::ctl::parse_command("filter -task 3").args[0], TBAND_FILTER_KEY_TASK_ID);
+  EXPECT_EQ(tband::ctl::parse_command("filter -queue 3").args[0], TBAND_FILTER_KEY_QUEUE_ID);
 }
 
 }  // namespace

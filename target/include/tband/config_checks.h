@@ -37,6 +37,12 @@
 #if !(tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE == 0 || tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE == 1)
 #error "tband: tband_configFREERTOS_QUEUE_SET_TRACE_ENABLE must be 0 or 1"
 #endif
+#if !(tband_configUSE_FILTERS == 0 || tband_configUSE_FILTERS == 1)
+#error "tband: tband_configUSE_FILTERS must be 0 or 1"
+#endif
+#if tband_configUSE_FILTERS == 1 && (tband_configFILTER_MAX_OBJECTS < 1 || tband_configFILTER_MAX_OBJECTS > 255)
+#error "tband: tband_configFILTER_MAX_OBJECTS must be 1 to 255"
+#endif
 #if !(tband_configUSE_METADATA_BUF == 0 || tband_configUSE_METADATA_BUF == 1)
 #error "tband: tband_configUSE_METADATA_BUF must be 0 or 1"
 #endif

@@ -32,6 +32,29 @@
 #endif
 #endif
 
+/* ---- Run-time filters (target/README.md, "Run-time filters") -------------- */
+/* 1: the hooks check a per-event-id enable set and a table of objects left
+ * out (tband_filter_* in tband.h); 0: no filter code at all. */
+#ifndef tband_configUSE_FILTERS
+#define tband_configUSE_FILTERS 0
+#endif
+/* Entries of the table of objects left out (4 bytes each). */
+#ifndef tband_configFILTER_MAX_OBJECTS
+#define tband_configFILTER_MAX_OBJECTS 8
+#endif
+/* The filter at boot, as comma-separated lists (empty: everything traced):
+ * event ids, TBAND_FILTER_GROUP_* (tband_user_events.h), and
+ * TBAND_FILTER_OBJECT(TBAND_FILTER_KEY_*, object id). */
+#ifndef tband_configFILTER_INITIAL_OFF_IDS
+#define tband_configFILTER_INITIAL_OFF_IDS
+#endif
+#ifndef tband_configFILTER_INITIAL_OFF_GROUPS
+#define tband_configFILTER_INITIAL_OFF_GROUPS
+#endif
+#ifndef tband_configFILTER_INITIAL_OFF_OBJECTS
+#define tband_configFILTER_INITIAL_OFF_OBJECTS
+#endif
+
 /* ---- Metadata buffer -------------------------------------------------------- */
 #ifndef tband_configUSE_METADATA_BUF
 #define tband_configUSE_METADATA_BUF 1
@@ -105,9 +128,10 @@
 #ifndef tband_configUSE_CONTROL
 #define tband_configUSE_CONTROL 0
 #endif
-/* Longest command frame, decoded (command byte, arguments, CRC-16). */
+/* Longest command frame, decoded (command byte, arguments, CRC-16): a filter
+ * group's name is the longest argument ("key:evtmarker_id" and the like). */
 #ifndef tband_configCONTROL_RX_BUF_SIZE
-#define tband_configCONTROL_RX_BUF_SIZE 16
+#define tband_configCONTROL_RX_BUF_SIZE 32
 #endif
 
 /* ---- FreeRTOS (the module: tband/freertos.h, src/freertos_hooks.cpp) ------- */
