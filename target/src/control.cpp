@@ -41,7 +41,7 @@ struct Counter {
 };
 
 struct Receiver {
-  std::uint8_t buf[kRxBufSize];
+  std::uint8_t buf[kRxBufSize] = {};  // initialised: constant initialisation, no constructor at start-up
   std::size_t len = 0;
   std::uint8_t block_left = 0;  // data bytes left in the current COBS block
   bool zero_pending = false;    // the current block ends in a 0 (code below 0xFF)
@@ -50,10 +50,10 @@ struct Receiver {
 };
 
 struct Queued {
-  std::uint8_t cmd;
-  std::uint8_t status;  // kDone: carry it out; else acknowledge with this status
-  std::uint8_t len;     // of args
-  std::uint8_t args[kRxBufSize - 3];
+  std::uint8_t cmd = 0;
+  std::uint8_t status = 0;  // kDone: carry it out; else acknowledge with this status
+  std::uint8_t len = 0;     // of args
+  std::uint8_t args[kRxBufSize - 2] = {};  // the arguments (at most kRxBufSize - 3) and room for a 0 terminator
 };
 
 // Single producer (feed), single consumer (poll).
@@ -91,9 +91,7 @@ void enqueue(std::uint8_t cmd, std::uint8_t status, const std::uint8_t* args, st
   item.cmd = cmd;
   item.status = status;
   item.len = static_cast<std::uint8_t>(len);
-  for (std::size_t i = 0; i < len; ++i) {
-    item.args[i] = args[i];
-  }
+  rt::copy_bytes(item.args, args, len);
   g_queue.tail.store(tail + 1, std::memory_order_release);
   g_rx.accepted.bump();
 }
@@ -175,19 +173,16 @@ std::uint32_t filter_status(int result) noexcept {
   return result == 0 ? ctl::kDone : result == -1 ? ctl::kRefused : ctl::kFailed;
 }
 
-int set_group(const Queued& item) noexcept {
-  char name[sizeof item.args];  // the name, 0-terminated in place of its traced byte
-  const std::size_t len = item.len - 1u;
-  for (std::size_t i = 0; i < len; ++i) {
-    name[i] = static_cast<char>(item.args[i + 1]);
-  }
-  name[len] = '\0';
-  const int group = tband_filter_find_group(name);
+// The name follows the traced byte; it is 0-terminated in place (the
+// arguments are at most the buffer less 3 bytes, args has room for one more).
+int set_group(Queued& item) noexcept {
+  item.args[item.len] = 0;
+  const int group = tband_filter_find_group(reinterpret_cast<const char*>(item.args + 1));
   return group < 0 ? -1 : tband_filter_set_group(static_cast<unsigned>(group), item.args[0] != 0);
 }
 #endif
 
-void carry_out(const Queued& item) noexcept {
+void carry_out(Queued& item) noexcept {
   const std::uint8_t cmd = item.cmd;
   std::uint32_t status = ctl::kNotBuilt;
   std::uint32_t value = 0;
@@ -270,13 +265,13 @@ extern "C" unsigned tband_rx_poll(void) {
   unsigned done = 0;
   unsigned head = g_queue.head.load(std::memory_order_relaxed);
   while (head != g_queue.tail.load(std::memory_order_acquire)) {
-    const Queued item = g_queue.items[head % kQueueLen];
-    g_queue.head.store(++head, std::memory_order_release);
+    Queued& item = g_queue.items[head % kQueueLen];  // feed() leaves it alone until head moves on
     if (item.status == ctl::kDone) {
       carry_out(item);
     } else {
       acknowledge(item.cmd, item.status, 0);
     }
+    g_queue.head.store(++head, std::memory_order_release);
     ++done;
   }
   return done;
