@@ -36,6 +36,7 @@ set(TBAND_RUNTIME_SOURCES
   ${TBAND_RUNTIME_DIR}/src/backend_streaming.cpp
   ${TBAND_RUNTIME_DIR}/src/backend_snapshot.cpp
   ${TBAND_RUNTIME_DIR}/src/backend_post_mortem.cpp
+  ${TBAND_RUNTIME_DIR}/src/control.cpp
   ${TBAND_RUNTIME_DIR}/src/filter.cpp)
 set(TBAND_PORTS_DIR ${TBAND_RUNTIME_DIR}/ports)
 set(TBAND_BOARDS_DIR ${TBAND_RUNTIME_DIR}/boards)

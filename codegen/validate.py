@@ -104,6 +104,7 @@ RESERVED_HOOK_NAMES = frozenset(
     restart_streaming stop_streaming flush_streaming trigger_snapshot stop_snapshot reset_snapshot
     get_core_snapshot_buf get_core_snapshot_buf_amnt start_post_mortem stop_post_mortem
     get_post_mortem_buf get_post_mortem_buf_size submit_to_backend fn fn_begin fn_end
+    rx_feed rx_poll rx_get_counts rx_counts
     """.split()
 )
 # Whole families: tband_freertos_* is the FreeRTOS layer's (it grows with the

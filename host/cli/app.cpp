@@ -9,6 +9,7 @@
 #include "cli/analysis_commands.hpp"
 #include "cli/command_suggestion.hpp"
 #include "cli/commands.hpp"
+#include "cli/ctl_command.hpp"
 #include "cli/record_command.hpp"
 #include "cli/schema_options.hpp"
 #include "input/input_format.hpp"
@@ -160,6 +161,8 @@ int run(int argc, char** argv) {
   analysis.add_to(app);
   RecordCommand record;
   record.add_to(app);
+  CtlCommand ctl;
+  ctl.add_to(app);
 
   std::string shell;
   CLI::App* completion_cmd = app.add_subcommand("completion", "Print a shell completion script");
@@ -195,6 +198,9 @@ int run(int argc, char** argv) {
       return *code;
     }
     if (const std::optional<int> code = record.run(global)) {
+      return *code;
+    }
+    if (const std::optional<int> code = ctl.run(global)) {
       return *code;
     }
     if (serve_cmd->parsed()) {

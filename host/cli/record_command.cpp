@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/conversion.hpp"
+#include "ctl/protocol.hpp"
 #include "cli/schema_options.hpp"
 #include "record/recorder.hpp"
 #include "record/recording_file.hpp"
@@ -17,6 +18,16 @@
 #include "stats/quantity.hpp"
 
 namespace tband::cli {
+
+std::chrono::milliseconds parse_duration(const std::string& option, const std::string& text) {
+  std::string error;
+  const std::optional<Quantity> q = parse_quantity(text, error);
+  if (!q || (q->kind != QuantityKind::kDuration && q->kind != QuantityKind::kPlain) || q->value <= 0) {
+    throw UsageError(option + " " + text + ": give a duration such as 30s or 500ms (a plain number is seconds)");
+  }
+  const double ms = q->kind == QuantityKind::kPlain ? q->value * 1e3 : q->value / 1e6;
+  return std::chrono::milliseconds{static_cast<std::int64_t>(ms + 0.5)};
+}
 
 namespace {
 
@@ -35,6 +46,10 @@ Examples:
   tband record tcp:localhost:9090@0 tcp:localhost:9091@1 -o trace.bin   trace.core0.bin, trace.core1.bin
   tband record tcp:localhost:19021 -o rtt.bin --reconnect --duration 60s
   tband record tcp:localhost:9090 -o trace.bin --compress                trace.bin.zst
+  tband record tcp:localhost:9090 -o trace.bin --send metadata           names of a running target
+
+With stdin a terminal and a tcp: or serial: source, a line typed while it records (stop, start,
+metadata, ...) goes to the target as a command (target/README.md, "Control channel").
 
 It ends on Ctrl-C (SIGINT), SIGTERM, --duration, --max-bytes or when every source has
 ended; whatever arrived is on disk. See host/RECORDING.md for OpenOCD, J-Link and USB serial.
@@ -63,15 +78,6 @@ std::uint64_t parse_size(const std::string& option, const std::string& text) {
   return value * unit;
 }
 
-std::chrono::milliseconds parse_duration(const std::string& option, const std::string& text) {
-  std::string error;
-  const std::optional<Quantity> q = parse_quantity(text, error);
-  if (!q || (q->kind != QuantityKind::kDuration && q->kind != QuantityKind::kPlain) || q->value <= 0) {
-    throw UsageError(option + " " + text + ": give a duration such as 30s or 500ms (a plain number is seconds)");
-  }
-  const double ms = q->kind == QuantityKind::kPlain ? q->value * 1e3 : q->value / 1e6;
-  return std::chrono::milliseconds{static_cast<std::int64_t>(ms + 0.5)};
-}
 
 // One output per source: as given, or derived from one -o: per core when
 // every source has @N (trace.core0.bin), else per source (trace.0.bin).
@@ -203,6 +209,23 @@ int convert_recording(const RecordCmdOptions& options, const std::vector<record:
   }
 }
 
+// --send's frames, and the interactive command line when stdin is a
+// terminal and a source takes commands. Throws ctl::CommandError, UsageError.
+void set_control_channel(const RecordCmdOptions& o, record::RecorderOptions& recorder) {
+  const bool writable = std::any_of(recorder.sources.begin(), recorder.sources.end(), [](const auto& spec) {
+    return spec.kind == record::SourceKind::kTcp || spec.kind == record::SourceKind::kSerial;
+  });
+  for (const std::string& text : o.send) {
+    recorder.send_on_connect.push_back(ctl::encode_frame(ctl::parse_command(text)));
+  }
+  if (!o.send.empty() && !writable) {
+    throw UsageError("--send: commands go to the target over tcp: or serial: sources only");
+  }
+  if (writable && ::isatty(STDIN_FILENO) == 1) {
+    recorder.command_line = [](const std::string& line) { return ctl::encode_frame(ctl::parse_command(line)); };
+  }
+}
+
 }  // namespace
 
 void RecordCommand::add_to(CLI::App& app) {
@@ -245,6 +268,11 @@ void RecordCommand::add_to(CLI::App& app) {
   cmd_->add_option("--json", options_.json, "When the recording ends, convert it to Chrome trace-event JSON here")
       ->type_name("FILE");
   cmd_->add_option("--schema", options_.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
+  cmd_->add_option("--send", options_.send,
+                   "Send this command to the target over its control channel each time a tcp: or serial: source "
+                   "connects (repeatable, in order): start, stop, restart, metadata, snapshot, dropped, rejected")
+      ->type_name("CMD")
+      ->allow_extra_args(false);
 }
 
 std::optional<int> RecordCommand::run(const GlobalOptions& global) {
@@ -283,6 +311,7 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
       recorder.duration = parse_duration("--duration", o.duration);
     }
     recorder.connect_timeout = parse_duration("--connect-timeout", o.connect_timeout);
+    set_control_channel(o, recorder);
     recorder.status_interval = parse_duration("--status-interval", o.status_interval);
   } catch (const record::SourceSpecError& e) {
     std::cerr << "tband record: error: " << e.what() << "\n";
@@ -295,6 +324,9 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
     return kExitOutput;
   } catch (const UsageError& e) {
     std::cerr << "tband record: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const ctl::CommandError& e) {
+    std::cerr << "tband record: error: --send: " << e.what() << "\n";
     return kExitUsage;
   }
   recorder.mode = o.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;

@@ -2,6 +2,7 @@
 // stdin and growing files into trace files, decoded while it runs.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,7 +31,11 @@ struct RecordCmdOptions {
   std::string pftrace;
   std::string json;
   std::vector<std::string> schemas;
+  std::vector<std::string> send;  // control-channel commands sent on connecting
 };
+
+/// A duration option ("30s", "500ms", a plain number of seconds). Throws UsageError.
+std::chrono::milliseconds parse_duration(const std::string& option, const std::string& text);
 
 class RecordCommand {
  public:

@@ -150,6 +150,7 @@ class Recorder {
       fds.clear();
       owners.clear();
       fds.push_back({signals_.fd(), POLLIN, 0});
+      fds.push_back({options_.command_line && stdin_open_ ? STDIN_FILENO : -1, POLLIN, 0});  // -1: poll skips it
       bool ready = false;
       Clock::time_point wake = next_status;
       if (options_.duration) {
@@ -186,8 +187,11 @@ class Recorder {
           break;
         }
       }
-      for (std::size_t k = 1; k < fds.size(); ++k) {
-        const std::size_t i = owners[k - 1];
+      if (fds[1].revents != 0) {
+        read_command_line();
+      }
+      for (std::size_t k = 2; k < fds.size(); ++k) {
+        const std::size_t i = owners[k - 2];
         Channel& c = channels_[i];
         if (fds[k].revents == 0) {
           continue;
@@ -238,6 +242,12 @@ class Recorder {
       } else {
         record_gap(i, now);
       }
+      if (!options_.send_on_connect.empty() && c.source->writable()) {
+        for (const std::vector<std::uint8_t>& frame : options_.send_on_connect) {
+          c.source->send(frame);
+        }
+        status_.message(spec.text + ": sent " + std::to_string(options_.send_on_connect.size()) + " command(s)");
+      }
       return;
     }
     if (status == OpenStatus::kPending) {
@@ -255,6 +265,49 @@ class Recorder {
                               (c.source->last_problem().empty() ? "no answer" : c.source->last_problem()) +
                               "); see --connect-timeout");
     }
+  }
+
+  // The interactive command line: whole lines typed so far, each sent to
+  // every connected source that takes commands. At the end of stdin it stops
+  // reading it.
+  void read_command_line() {
+    char bytes[256];
+    const ssize_t n = ::read(STDIN_FILENO, bytes, sizeof bytes);
+    if (n <= 0) {
+      if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+        stdin_open_ = false;
+      }
+      return;
+    }
+    typed_.append(bytes, static_cast<std::size_t>(n));
+    for (std::size_t end = typed_.find('\n'); end != std::string::npos; end = typed_.find('\n')) {
+      const std::string line = typed_.substr(0, end);
+      typed_.erase(0, end + 1);
+      if (line.find_first_not_of(" \t\r") == std::string::npos) {
+        continue;
+      }
+      send_typed(line);
+    }
+  }
+
+  void send_typed(const std::string& line) {
+    std::vector<std::uint8_t> frame;
+    try {
+      frame = options_.command_line(line);
+    } catch (const std::invalid_argument& e) {
+      status_.message(std::string{"command not sent: "} + e.what(), true);
+      return;
+    }
+    std::size_t sent = 0;
+    for (Channel& c : channels_) {
+      if (c.state == State::kOpen && c.source->writable()) {
+        c.source->send(frame);
+        ++sent;
+      }
+    }
+    status_.message(sent == 0 ? "command not sent: no connected source takes commands"
+                              : "sent '" + line + "' to " + std::to_string(sent) + " source(s)",
+                    true);
   }
 
   void record_gap(std::size_t i, Clock::time_point now) {
@@ -371,6 +424,8 @@ class Recorder {
   }
 
   const RecorderOptions& options_;
+  std::string typed_;       // the command line's bytes after its last whole line
+  bool stdin_open_ = true;  // the command line reads stdin until it ends
   SignalDescriptor signals_;
   LiveDecoder decoder_;
   StatusLine status_;

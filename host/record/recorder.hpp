@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,14 @@ struct RecorderOptions {
   SchemaSet* schemas = nullptr;  // may be null
   StatusMode status = StatusMode::kAuto;
   std::chrono::milliseconds status_interval{10000};  // plain lines when not on a terminal
+  /// Control-channel frames (ctl/protocol.hpp) sent to every writable source
+  /// each time it connects (--send), in order.
+  std::vector<std::vector<std::uint8_t>> send_on_connect;
+  /// The interactive command line: a line typed on stdin (a terminal) to the
+  /// frame sent to every connected writable source; throws
+  /// std::invalid_argument, whose message is shown, for a line that is no
+  /// command. Unset: stdin is not read.
+  std::function<std::vector<std::uint8_t>(const std::string&)> command_line;
 };
 
 enum class RecordingEnd : std::uint8_t { kInputEnded, kSignal, kDuration, kMaxBytes };

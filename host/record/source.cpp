@@ -36,6 +36,37 @@ ReadResult read_fd(int fd, std::span<std::uint8_t> buffer) {
   }
 }
 
+long Source::write_some(const std::uint8_t*, std::size_t) noexcept {
+  errno = EBADF;
+  return -1;
+}
+
+void Source::send(std::span<const std::uint8_t> bytes, int timeout_ms) {
+  if (!writable()) {
+    throw SourceError(spec().text + ": cannot send commands: only tcp: and serial: sources carry them to the target");
+  }
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    const long n = write_some(bytes.data() + sent, bytes.size() - sent);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd fd{poll_fd(), POLLOUT, 0};
+      if (::poll(&fd, 1, timeout_ms) > 0) {
+        continue;
+      }
+      throw SourceError(spec().text + ": cannot send commands: the link took no bytes for " +
+                        std::to_string(timeout_ms) + " ms");
+    }
+    throw SourceError(spec().text + ": cannot send commands: " + std::strerror(n < 0 ? errno : EIO));
+  }
+}
+
 namespace {
 
 bool is_missing(int error) noexcept { return error == ENOENT || error == ENODEV || error == ENXIO; }
@@ -71,9 +102,12 @@ class SerialSource final : public Source {
     }
   }
   [[nodiscard]] int poll_fd() const noexcept override { return fd_; }
+  [[nodiscard]] bool writable() const noexcept override { return true; }
   [[nodiscard]] short poll_events() const noexcept override { return POLLIN; }
 
  private:
+  long write_some(const std::uint8_t* data, std::size_t len) noexcept override { return ::write(fd_, data, len); }
+
   int fd_ = -1;
 };
 

@@ -48,12 +48,21 @@ class Source {
   /// The descriptor to wait on (while pending or open) and the poll events.
   [[nodiscard]] virtual int poll_fd() const noexcept = 0;
   [[nodiscard]] virtual short poll_events() const noexcept = 0;
+  /// Whether bytes can be sent to the target (tcp:, serial:): the control
+  /// channel's commands (tband record --send, tband ctl).
+  [[nodiscard]] virtual bool writable() const noexcept { return false; }
+  /// Sends all of `bytes` on the open source, waiting up to `timeout_ms` for
+  /// room. Throws SourceError (not writable, connection gone, no room in time).
+  void send(std::span<const std::uint8_t> bytes, int timeout_ms = 2000);
   /// Why the last open() said kNotYet, for the "never connected" message.
   [[nodiscard]] const std::string& last_problem() const noexcept { return last_problem_; }
 
   [[nodiscard]] const SourceSpec& spec() const noexcept { return spec_; }
 
  protected:
+  /// One write of what is left: bytes written, or -1 with errno (writable sources).
+  virtual long write_some(const std::uint8_t* data, std::size_t len) noexcept;
+
   std::string last_problem_;
 
  private:

@@ -79,8 +79,14 @@ class TcpSource final : public Source {
   }
   [[nodiscard]] int poll_fd() const noexcept override { return fd_; }
   [[nodiscard]] short poll_events() const noexcept override { return connecting_ ? POLLOUT : POLLIN; }
+  [[nodiscard]] bool writable() const noexcept override { return true; }
 
  private:
+  // MSG_NOSIGNAL: a closed connection is an error here, not SIGPIPE.
+  long write_some(const std::uint8_t* data, std::size_t len) noexcept override {
+    return ::send(fd_, data, len, MSG_NOSIGNAL);
+  }
+
   OpenStatus finish_connect() {
     int error = 0;
     socklen_t len = sizeof error;

@@ -125,6 +125,26 @@ int tband_filter_find_group(const char* name);
 #endif
 #define TBAND_FILTER_OBJECT(key, object_id) ((key) * 16777216u + (object_id))
 
+/* ---- Control channel (tband_configUSE_CONTROL) --------------------------------
+ * feed: hands bytes the host sent (COBS frames of command, arguments, CRC-16)
+ * to the tracer; from an RX interrupt or a poll, bounded time, never acts on a
+ * command. poll: carries out the commands received so far, each acknowledged
+ * with a ctl_ack event; call it from the firmware's loop or a task, never from
+ * an interrupt or inside a critical section. Returns how many it carried out.
+ * feed must not run concurrently with itself, nor poll with itself. */
+#if tband_configUSE_CONTROL == 1
+struct tband_rx_counts {
+  uint32_t accepted;  /* well-formed commands queued (known or not) */
+  uint32_t bad_crc;   /* frames whose CRC-16 did not match */
+  uint32_t malformed; /* frames shorter than 3 bytes or with broken COBS */
+  uint32_t overflow;  /* frames longer than tband_configCONTROL_RX_BUF_SIZE */
+  uint32_t busy;      /* commands that found the queue full */
+};
+void tband_rx_feed(const uint8_t* data, size_t len);
+unsigned tband_rx_poll(void);
+void tband_rx_get_counts(struct tband_rx_counts* counts);
+#endif
+
 /* ---- Interrupts (per core) --------------------------------------------------- */
 #if tband_configISR_TRACE_ENABLE == 1
 void tband_isr_name(uint32_t isr_id, const char* name);
@@ -170,6 +190,8 @@ static inline bool tband_off_true_(void) { return true; }
 #define tband_stop_post_mortem() (0)
 #define tband_get_post_mortem_buf() ((const volatile uint8_t*)0)
 #define tband_get_post_mortem_buf_size() ((size_t)0)
+#define tband_rx_feed(data, len) ((void)0)
+#define tband_rx_poll() (0u)
 
 #endif /* tband_configENABLE == 1 */
 

@@ -186,6 +186,25 @@ extern "C" int tband_stop_streaming(void) {
   });
 }
 
+#if tband_configUSE_CONTROL == 1
+#include "control.hpp"
+
+// The control channel's "metadata" command: what start sends, while
+// streaming runs, so that a host that attached later gets every name. One
+// core: in the state lock's critical section no event comes in between.
+int tband::rt::ctl::resend_stream_metadata() noexcept {
+  return rt::with_state_lock([] {
+    if (!rt::tracing_enabled()) {
+      return -1;
+    }
+    if (rt::backend::flush_staging()) {
+      return -2;
+    }
+    return send_metadata() ? -2 : 0;
+  });
+}
+#endif
+
 extern "C" int tband_flush_streaming(void) {
   tband_portENTER_CRITICAL_FROM_ANY();
   const bool dropped = rt::backend::flush_staging();

@@ -15,7 +15,7 @@ from .support import SCHEMA_DIR
 
 # From the seed's "Trace Events Index" (name: id, metadata, max unframed length
 # without the string, has a string), plus queue_cur_length from the brief and
-# tband's metadata_overflow and schema_id.
+# tband's metadata_overflow, schema_id and ctl_ack.
 SEED_INDEX = {
     "core_id": (0x00, False, 16, False),
     "dropped_evt_cnt": (0x01, False, 16, False),
@@ -39,6 +39,8 @@ SEED_INDEX = {
     "filter_ids_initial": (0x1B, True, 11, False),
     "filter_object_initial": (0x1C, True, 11, False),
     "filter_key_name": (0x1D, True, 6, True),
+    # tband's control channel: the target's answer to a host command.
+    "ctl_ack": (0x20, False, 26, False),
     "task_switched_in": (0x54, False, 16, False),
     "task_to_rdy_state": (0x55, False, 16, False),
     "task_resumed": (0x56, False, 16, False),

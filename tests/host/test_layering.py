@@ -32,8 +32,9 @@ LAYERS: dict[str, set[str]] = {
     # The use cases (convert, dump, analyse), then the programs.
     "app": {"common", "decode", "schema", "input", "trace", "import", "perfetto", "json", "vcd", "stats"},
     "record": {"common", "decode", "schema", "input", "trace", "import"},
+    "ctl": {"decode"},  # and the target's tband/crc16.h
     "serve": {"common"},
-    "cli": {"common", "decode", "schema", "input", "trace", "stats", "report", "app", "record", "serve"},
+    "cli": {"common", "decode", "schema", "input", "trace", "stats", "report", "app", "record", "ctl", "serve"},
     # The WebAssembly converter's entry (the web page's tband.js), beside cli/.
     "web": {"common", "decode", "schema", "input", "trace", "stats", "app"},
 }

@@ -7,7 +7,11 @@
  *   post_mortem  events go round a RAM ring; at acquisition CRASH_AT_SEQUENCE
  *                the firmware crashes on purpose and prints "FAULT", and the
  *                host dumps the RAM and recovers the newest events;
- *   notrace      tracing compiled out (the size baseline).
+ *   notrace      tracing compiled out (the size baseline);
+ *   control      streaming with the control channel and run-time filters:
+ *                the host's commands arrive on UART0's receiver, polled in
+ *                the main loop (tband_rx_feed(), then tband_rx_poll() at that
+ *                safe point); it runs until QEMU is stopped.
  * The run ends after RUN_MS ticks (simulated milliseconds) with a semihosting
  * exit, status 0. */
 #include "board.h"
@@ -51,8 +55,26 @@ static void send_snapshot(void) {
 }
 #endif
 
+#if tband_configENABLE && tband_configUSE_CONTROL
+static void poll_commands(void) {
+  uint8_t bytes[16];
+  size_t n;
+  while ((n = board_uart_read(bytes, sizeof bytes)) > 0) {
+    tband_rx_feed(bytes, n);
+  }
+  (void)tband_rx_poll();
+}
+#define RUNNING(workload) 1
+#else
+static void poll_commands(void) {}
+#define RUNNING(workload) ((workload).ticks < RUN_MS)
+#endif
+
 int main(void) {
   board_uart_init();
+#if tband_configENABLE && tband_configUSE_CONTROL
+  board_uart_rx_enable();
+#endif
   workload_name_everything();
 #if tband_configENABLE && tband_configUSE_BACKEND_STREAMING
   if (tband_start_streaming() != 0) {
@@ -66,7 +88,8 @@ int main(void) {
 
   board_systick_start(TICK_HZ);
   board_adc_timer_start(ADC_HZ);
-  while (g_workload.ticks < RUN_MS) {
+  while (RUNNING(g_workload)) {
+    poll_commands();
 #if tband_configENABLE && tband_configUSE_BACKEND_POST_MORTEM
     if (g_workload.sequence == CRASH_AT_SEQUENCE) {
       crash();

@@ -8,7 +8,9 @@
 #define UART0_CTRL REG32(0x40004008u)
 #define UART0_BAUDDIV REG32(0x40004010u)
 #define UART_STATE_TX_FULL 1u
+#define UART_STATE_RX_FULL 2u
 #define UART_CTRL_TX_ENABLE 1u
+#define UART_CTRL_RX_ENABLE 2u
 
 /* FPGAIO free-running counter */
 #define FPGAIO_COUNTER REG32(0x40028018u)
@@ -41,6 +43,16 @@ void board_uart_write(const uint8_t* data, size_t len) {
     }
     UART0_DATA = data[i];
   }
+}
+
+void board_uart_rx_enable(void) { UART0_CTRL = UART_CTRL_TX_ENABLE | UART_CTRL_RX_ENABLE; }
+
+size_t board_uart_read(uint8_t* data, size_t max) {
+  size_t n = 0;
+  while (n < max && (UART0_STATE & UART_STATE_RX_FULL)) {
+    data[n++] = (uint8_t)UART0_DATA;
+  }
+  return n;
 }
 
 void board_uart_puts(const char* text) {

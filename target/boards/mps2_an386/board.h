@@ -19,6 +19,10 @@ extern "C" {
 void board_uart_init(void);
 /* Blocking write of raw bytes (0x00 included) to UART0; never drops. */
 void board_uart_write(const uint8_t* data, size_t len);
+/* UART0's receiver (off after board_uart_init()), polled: the bytes received
+ * so far, at most max (the CMSDK UART holds one). */
+void board_uart_rx_enable(void);
+size_t board_uart_read(uint8_t* data, size_t max);
 void board_uart_puts(const char* text);
 
 /* The FPGAIO counter extended to 64 bits. Safe from any context; it sees

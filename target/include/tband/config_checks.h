@@ -90,4 +90,11 @@
 #error "tband: tband_configBACKEND_POST_MORTEM_BUF_SIZE must be at least 1"
 #endif
 
+#if !(tband_configUSE_CONTROL == 0 || tband_configUSE_CONTROL == 1)
+#error "tband: tband_configUSE_CONTROL must be 0 or 1"
+#endif
+#if tband_configUSE_CONTROL == 1 && !(tband_configCONTROL_RX_BUF_SIZE >= 3 && tband_configCONTROL_RX_BUF_SIZE <= 255)
+#error "tband: tband_configCONTROL_RX_BUF_SIZE must be 3 to 255 (a command byte and its CRC-16 at least)"
+#endif
+
 #endif /* TBAND_CONFIG_CHECKS_H_ */

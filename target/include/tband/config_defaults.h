@@ -124,6 +124,16 @@
 #endif
 #endif
 
+/* ---- Control channel (host to target: tband_rx_feed(), tband_rx_poll()) ---- */
+#ifndef tband_configUSE_CONTROL
+#define tband_configUSE_CONTROL 0
+#endif
+/* Longest command frame, decoded (command byte, arguments, CRC-16): a filter
+ * group's name is the longest argument ("key:evtmarker_id" and the like). */
+#ifndef tband_configCONTROL_RX_BUF_SIZE
+#define tband_configCONTROL_RX_BUF_SIZE 32
+#endif
+
 /* ---- FreeRTOS (the module: tband/freertos.h, src/freertos_hooks.cpp) ------- */
 #ifndef tband_configFREERTOS_TRACE_ENABLE
 #define tband_configFREERTOS_TRACE_ENABLE 0
