@@ -53,28 +53,22 @@ std::size_t add_trailer(std::uint8_t* out, const std::uint8_t* frame, std::size_
   std::size_t len = n - 1;
   std::size_t code_at = last;
   std::uint8_t code = frame[last];
-  const auto put = [&](std::uint8_t byte) {
-    if (code == 0xFF) {  // a full block: the next starts here (no zero between)
+  std::uint8_t trailer[kLinkTrailerLen] = {static_cast<std::uint8_t>(seq), static_cast<std::uint8_t>(seq >> 8)};
+  crc = tband_crc16_update(tband_crc16_update(crc, trailer[0]), trailer[1]);
+  trailer[2] = static_cast<std::uint8_t>(crc);
+  trailer[3] = static_cast<std::uint8_t>(crc >> 8);
+  for (const std::uint8_t byte : trailer) {  // COBS-encoded onto the last block
+    if (code == 0xFF || byte == 0) {  // a full block (no zero after it), or a zero: a new block
       out[code_at] = code;
       code_at = len++;
       code = 1;
+      if (byte == 0) {
+        continue;
+      }
     }
-    if (byte == 0) {
-      out[code_at] = code;
-      code_at = len++;
-      code = 1;
-    } else {
-      out[len++] = byte;
-      ++code;
-    }
-  };
-  const auto seq_lo = static_cast<std::uint8_t>(seq);
-  const auto seq_hi = static_cast<std::uint8_t>(seq >> 8);
-  crc = tband_crc16_update(tband_crc16_update(crc, seq_lo), seq_hi);
-  put(seq_lo);
-  put(seq_hi);
-  put(static_cast<std::uint8_t>(crc));
-  put(static_cast<std::uint8_t>(crc >> 8));
+    out[len++] = byte;
+    ++code;
+  }
   out[code_at] = code;
   out[len++] = 0;
   return len;
