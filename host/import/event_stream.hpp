@@ -142,6 +142,8 @@ class EventStream {
 
   /// What link integrity found so far (all zero for a trace without it).
   [[nodiscard]] const LinkCheck::Totals& link_totals() const noexcept { return link_.totals(); }
+  /// Whether the stream announced link integrity.
+  [[nodiscard]] bool link_active() const noexcept { return link_.active(); }
 
   /// Decodes the frames completed by `chunk` and hands each item to
   /// f(const StreamItem&); a frame may straddle calls.
