@@ -210,8 +210,7 @@ void TraceInterpreter::on_link_fault(const DecodeError& error, const std::string
     fault = Fault::kStale;
   }
   observer_.link_fault(link_core, fault, frames, ts_ns.value_or(0));
-  std::string when = ts_ns ? " after " + std::to_string(*ts_ns) + " ns" : std::string{};
-  diagnose(kind, ts_ns, where(origin) + ": " + description + when);
+  diagnose(kind, ts_ns, where(origin) + ": " + description);  // at: the core's last event before it
 }
 
 void TraceInterpreter::finish() {
