@@ -103,6 +103,7 @@ RESERVED_HOOK_NAMES = frozenset(
     restart_streaming stop_streaming flush_streaming trigger_snapshot stop_snapshot reset_snapshot
     get_core_snapshot_buf get_core_snapshot_buf_amnt start_post_mortem stop_post_mortem
     get_post_mortem_buf get_post_mortem_buf_size submit_to_backend fn fn_begin fn_end
+    crc16 crc16_update crc16_nibble_table
     """.split()
 )
 # Whole families: tband_freertos_* is the FreeRTOS layer's (it grows with the
