@@ -136,6 +136,7 @@ class QemuLinkIntegrityTest(unittest.TestCase):
             self.assertIsNone(proxy.error)
             err = recording.stderr()
             self.assertEqual(status, 0, err)
+            print(f"proxy: {proxy.frames} frames, {proxy.dropped} dropped, {proxy.corrupted} corrupted")
             self.assertGreater(proxy.frames, 2000, "the demo streams enough frames to see faults")
             self.assertGreater(proxy.dropped, 5)
             self.assertGreater(proxy.corrupted, 5)
