@@ -1,4 +1,5 @@
-// Byte stream in, decoded events out: a COBS deframer feeding decode_event().
+// Byte stream in, decoded events out: a COBS deframer feeding decode_event(),
+// with link integrity checked when the trace announces it (decode/link_check.hpp).
 #pragma once
 
 #include <cstdint>
@@ -20,13 +21,17 @@ class StreamDecoder {
   /// deframer's buffer and are valid during the call only.
   template <class Sink>
   void feed(std::span<const std::uint8_t> chunk, Sink&& sink) {
-    deframer_.feed(chunk, [&](const RawFrame& frame) { link_.pass(frame, [&](const RawFrame& f) { deliver(f, sink); }); });
+    deframer_.feed(chunk, [&](const RawFrame& frame) {
+      link_.pass(frame, [&](const RawFrame& checked) { deliver(checked, sink); });
+    });
   }
 
   /// Ends the stream; reports a frame left open as truncated.
   template <class Sink>
   void finish(Sink&& sink) {
-    deframer_.finish([&](const RawFrame& frame) { link_.pass(frame, [&](const RawFrame& f) { deliver(f, sink); }); });
+    deframer_.finish([&](const RawFrame& frame) {
+      link_.pass(frame, [&](const RawFrame& checked) { deliver(checked, sink); });
+    });
   }
 
   [[nodiscard]] std::uint64_t position() const noexcept { return deframer_.position(); }

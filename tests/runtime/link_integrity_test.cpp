@@ -197,7 +197,8 @@ TEST_F(LinkIntegrity, FaultHarnessCountsExactlyOverAMillionFrames) {
     if (wire.size() < k) {
       return false;
     }
-    return std::all_of(wire.end() - static_cast<std::ptrdiff_t>(k), wire.end(), [](const WireFrame& w) { return w.intact; });
+    return std::all_of(wire.end() - static_cast<std::ptrdiff_t>(k), wire.end(),
+                       [](const WireFrame& w) { return w.intact; });
   };
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const bool quiet = i < kQuiet || i + kQuiet >= frames.size();
