@@ -105,6 +105,7 @@ RESERVED_HOOK_NAMES = frozenset(
     get_core_snapshot_buf get_core_snapshot_buf_amnt start_post_mortem stop_post_mortem
     get_post_mortem_buf get_post_mortem_buf_size submit_to_backend fn fn_begin fn_end
     rx_feed rx_poll rx_get_counts rx_counts
+    crc16 crc16_update crc16_nibble_table
     """.split()
 )
 # Whole families: tband_freertos_* is the FreeRTOS layer's (it grows with the

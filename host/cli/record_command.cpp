@@ -163,6 +163,11 @@ std::string end_message(const record::RecordingResult& r) {
     line += ", " + std::to_string(r.decode_errors) + " undecodable frame(s)";
   }
   line += "; " + std::to_string(r.dropped_events) + " dropped on the target";
+  if (r.link_checked) {
+    line += "; link: " + std::to_string(r.link.lost) + " frame(s) lost, " + std::to_string(r.link.corrupt) +
+            " corrupt, " + std::to_string(r.link.stale) + " stale, " + std::to_string(r.link.resyncs) +
+            " resynchronisation(s)";
+  }
   if (r.gaps != 0) {
     line += "; " + std::to_string(r.gaps) + " gap(s)";
   }

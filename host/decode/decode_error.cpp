@@ -21,6 +21,9 @@ std::string_view to_string(DecodeErrorKind kind) noexcept {
     case DecodeErrorKind::kInvalidEnumValue: return "invalid enum value";
     case DecodeErrorKind::kInvalidBoolValue: return "invalid bool value";
     case DecodeErrorKind::kValueOutOfRange: return "value out of range";
+    case DecodeErrorKind::kLinkLost: return "frames lost on the link";
+    case DecodeErrorKind::kLinkCorrupt: return "corrupt frame";
+    case DecodeErrorKind::kLinkStale: return "stale frame";
   }
   return "unknown error";
 }
@@ -62,6 +65,15 @@ std::string detail(const DecodeError& e) {
       return "bool holds " + hex_byte(e.value) + ", not 0x00 or 0x01";
     case DecodeErrorKind::kValueOutOfRange:
       return "sign-magnitude varlen " + std::to_string(e.value) + " is outside the field's type";
+    case DecodeErrorKind::kLinkLost:
+      return std::to_string(e.value) + " frame(s) of core " + std::to_string(e.link_core) +
+             " lost on the link (sequence gap); resynchronised here";
+    case DecodeErrorKind::kLinkCorrupt:
+      return "corrupt frame on the link (core " + std::to_string(e.link_core) + ": CRC failed" +
+             (e.value != 0 ? ", did not deframe" : "") + "); discarded";
+    case DecodeErrorKind::kLinkStale:
+      return "frame " + std::to_string(e.value) + " of core " + std::to_string(e.link_core) +
+             " arrived after later ones (a duplicate or late frame); discarded";
   }
   return "unknown error";
 }

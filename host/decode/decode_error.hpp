@@ -23,6 +23,10 @@ enum class DecodeErrorKind : std::uint8_t {
   kInvalidEnumValue,  // an enum field holding a value the enum does not define
   kInvalidBoolValue,  // a bool field holding a byte other than 0 or 1
   kValueOutOfRange,   // an s16 or s32 field whose magnitude the type cannot hold
+  // Link integrity (decode/link_check.hpp): link_core says whose frames.
+  kLinkLost,     // value frames missing from the core's sequence (lost on the link)
+  kLinkCorrupt,  // a frame whose CRC failed or that did not deframe: discarded
+  kLinkStale,    // value = the frame's sequence number, behind the core's: a duplicate or late frame, discarded
 };
 
 [[nodiscard]] std::string_view to_string(DecodeErrorKind kind) noexcept;
@@ -34,6 +38,7 @@ struct DecodeError {
   std::int16_t field_index = -1;  // index into the event's EventInfo::fields, -1 if none
   std::uint32_t offset = 0;       // byte offset inside the decoded frame content
   std::uint64_t value = 0;        // the offending value: enum value, byte count, code byte...
+  std::uint32_t link_core = 0;    // link errors: the core whose sequence the frame belongs to
 
   bool operator==(const DecodeError&) const = default;
 };

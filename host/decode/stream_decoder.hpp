@@ -1,10 +1,12 @@
-// Byte stream in, decoded events out: a COBS deframer feeding decode_event().
+// Byte stream in, decoded events out: a COBS deframer feeding decode_event(),
+// with link integrity checked when the trace announces it (decode/link_check.hpp).
 #pragma once
 
 #include <cstdint>
 #include <span>
 
 #include "decode/cobs_deframer.hpp"
+#include "decode/link_check.hpp"
 #include "tband_events.hpp"
 
 namespace tband {
@@ -19,16 +21,22 @@ class StreamDecoder {
   /// deframer's buffer and are valid during the call only.
   template <class Sink>
   void feed(std::span<const std::uint8_t> chunk, Sink&& sink) {
-    deframer_.feed(chunk, [&](const RawFrame& frame) { deliver(frame, sink); });
+    deframer_.feed(chunk, [&](const RawFrame& frame) {
+      link_.pass(frame, [&](const RawFrame& checked) { deliver(checked, sink); });
+    });
   }
 
   /// Ends the stream; reports a frame left open as truncated.
   template <class Sink>
   void finish(Sink&& sink) {
-    deframer_.finish([&](const RawFrame& frame) { deliver(frame, sink); });
+    deframer_.finish([&](const RawFrame& frame) {
+      link_.pass(frame, [&](const RawFrame& checked) { deliver(checked, sink); });
+    });
   }
 
   [[nodiscard]] std::uint64_t position() const noexcept { return deframer_.position(); }
+  /// What link integrity found so far (decode/link_check.hpp).
+  [[nodiscard]] const LinkCheck::Totals& link_totals() const noexcept { return link_.totals(); }
 
  private:
   template <class Sink>
@@ -41,6 +49,7 @@ class StreamDecoder {
   }
 
   CobsDeframer deframer_;
+  LinkCheck link_;
 };
 
 }  // namespace tband

@@ -12,6 +12,7 @@ namespace tband {
 EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t index, SchemaSet* schemas)
     : reader_(std::move(reader)),
       index_(index),
+      link_(reader_->spec().core.value_or(0)),
       arena_(std::make_unique<std::uint8_t[]>(InputReader::kChunkSize * 2 + CobsDeframer::kDefaultMaxFrameLen)),
       core_(reader_->spec().core.value_or(0)),
       schemas_(schemas) {
@@ -22,7 +23,7 @@ EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t inde
 }
 
 EventStream::EventStream(std::uint32_t core, std::uint32_t index, SchemaSet* schemas)
-    : index_(index), core_(core), schemas_(schemas) {
+    : index_(index), link_(core), core_(core), schemas_(schemas) {
   for (const EventInfo& info : all_event_infos()) {
     has_timestamp_[info.id] = !info.is_metadata;
     compiled_[info.id] = true;
@@ -230,9 +231,9 @@ bool EventStream::refill() {
     const std::span<const std::uint8_t> chunk = reader_->next();
     if (chunk.empty()) {
       ended_ = true;
-      deframer_.finish([&](const RawFrame& frame) { add(frame, chunk); });
+      deframer_.finish(checked([&](const RawFrame& frame) { add(frame, chunk); }));
     } else {
-      deframer_.feed(chunk, [&](const RawFrame& frame) { add(frame, chunk); });
+      deframer_.feed(chunk, checked([&](const RawFrame& frame) { add(frame, chunk); }));
     }
   }
   return true;

@@ -16,6 +16,7 @@
 
 #include "decode/cobs_deframer.hpp"
 #include "decode/event_fields.hpp"
+#include "decode/link_check.hpp"
 #include "input/input_reader.hpp"
 #include "schema/runtime_decoder.hpp"
 #include "schema/schema_set.hpp"
@@ -139,22 +140,27 @@ class EventStream {
     }
   }
 
+  /// What link integrity found so far (all zero for a trace without it).
+  [[nodiscard]] const LinkCheck::Totals& link_totals() const noexcept { return link_.totals(); }
+  /// Whether the stream announced link integrity.
+  [[nodiscard]] bool link_active() const noexcept { return link_.active(); }
+
   /// Decodes the frames completed by `chunk` and hands each item to
   /// f(const StreamItem&); a frame may straddle calls.
   template <class F>
   void push(std::span<const std::uint8_t> chunk, F&& f) {
-    deframer_.feed(chunk, [&](const RawFrame& frame) {
+    deframer_.feed(chunk, checked([&](const RawFrame& frame) {
       fill_item(frame, current_);
       f(static_cast<const StreamItem&>(current_));
-    });
+    }));
   }
   /// The end of the bytes: a frame still open is handed out as truncated.
   template <class F>
   void finish(F&& f) {
-    deframer_.finish([&](const RawFrame& frame) {
+    deframer_.finish(checked([&](const RawFrame& frame) {
       fill_item(frame, current_);
       f(static_cast<const StreamItem&>(current_));
-    });
+    }));
   }
 
   // ---- for a pipeline (import/decode_pipeline.hpp): the frames' bytes are
@@ -168,10 +174,10 @@ class EventStream {
     for (;;) {
       const std::span<const std::uint8_t> chunk = reader_->next();
       if (chunk.empty()) {
-        deframer_.finish(f);
+        deframer_.finish(checked(f));
         return;
       }
-      deframer_.feed(chunk, f);
+      deframer_.feed(chunk, checked(f));
     }
   }
   /// What push() makes of a frame, into `item` (result, dynamic, has_ts, ts,
@@ -234,6 +240,11 @@ class EventStream {
   static constexpr std::uint32_t kNoError = 0xFFFFFFFFu;
 
   bool refill();
+  // The deframer's sink with link integrity checked (decode/link_check.hpp).
+  template <class F>
+  [[gnu::always_inline]] auto checked(F&& f) {
+    return [this, &f](const RawFrame& frame) { link_.pass(frame, f); };
+  }
   void fill_item(const RawFrame& frame, StreamItem& item) {
     item.at = &frame.location;
     decode_frame(frame, item, item.dynamic_event);
@@ -269,6 +280,7 @@ class EventStream {
   std::unique_ptr<InputReader> reader_;
   std::uint32_t index_;
   CobsDeframer deframer_;
+  LinkCheck link_;
   std::vector<Frame> frames_;
   std::vector<DecodeError> errors_;
   std::size_t pos_ = 0;

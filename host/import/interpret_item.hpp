@@ -16,7 +16,14 @@ namespace tband {
 struct ItemCounts {
   std::uint64_t decode_errors = 0;   // frames that did not decode (unknown ids included)
   std::uint64_t unknown_frames = 0;  // of those, frames whose id no schema knows
+  std::uint64_t link_faults = 0;     // link integrity's reports (lost, corrupt, stale): not decode errors
 };
+
+/// A link integrity report (decode/link_check.hpp) rather than a frame that did not decode.
+[[nodiscard]] inline bool is_link_fault(const DecodeError& error) noexcept {
+  return error.kind == DecodeErrorKind::kLinkLost || error.kind == DecodeErrorKind::kLinkCorrupt ||
+         error.kind == DecodeErrorKind::kLinkStale;
+}
 
 /// The interpreter's part of an item whose kind classify_item() found: the
 /// one place that hands items to the interpreter, for the conversion on one
@@ -39,7 +46,7 @@ inline void interpret_classified(TraceInterpreter& interpreter, ItemKind kind, c
       ++counts.unknown_frames;
       break;
     case ItemKind::kError:
-      ++counts.decode_errors;
+      ++(is_link_fault(result.error()) ? counts.link_faults : counts.decode_errors);
       interpreter.on_decode_error(result.error(), describe(), origin);
       break;
   }

@@ -38,6 +38,27 @@ class LiveDecoder {
   [[nodiscard]] std::uint64_t events() const noexcept { return interpreter_.events(); }
   [[nodiscard]] std::uint64_t decode_errors() const noexcept { return counts_.decode_errors; }
   [[nodiscard]] std::uint64_t dropped_events() const noexcept { return interpreter_.dropped_events(); }
+  /// Link integrity over all sources (zero without it): frames lost, corrupt, stale.
+  [[nodiscard]] LinkCheck::Totals link_totals() const noexcept {
+    LinkCheck::Totals sum;
+    for (const auto& s : streams_) {
+      const LinkCheck::Totals& t = s->link_totals();
+      sum.lost += t.lost;
+      sum.corrupt += t.corrupt;
+      sum.stale += t.stale;
+      sum.resyncs += t.resyncs;
+    }
+    return sum;
+  }
+  /// Whether any source announced link integrity.
+  [[nodiscard]] bool link_checked() const noexcept {
+    for (const auto& s : streams_) {
+      if (s->link_active()) {
+        return true;
+      }
+    }
+    return false;
+  }
   /// The name of the newest decoded event ("" before the first).
   [[nodiscard]] std::string_view last_event() const noexcept { return last_event_; }
   [[nodiscard]] const Diagnostics& diagnostics() const noexcept { return diagnostics_; }

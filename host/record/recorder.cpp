@@ -394,6 +394,10 @@ class Recorder {
     f.events = decoder_.events();
     f.dropped_events = decoder_.dropped_events();
     f.decode_errors = decoder_.decode_errors();
+    f.link_checked = decoder_.link_checked();
+    const LinkCheck::Totals link = decoder_.link_totals();
+    f.link_lost = link.lost;
+    f.link_corrupt = link.corrupt;
     f.last_event = decoder_.last_event();
     f.sources = channels_.size();
     f.sources_open = static_cast<std::size_t>(
@@ -418,6 +422,8 @@ class Recorder {
     result.events = decoder_.events();
     result.decode_errors = decoder_.decode_errors();
     result.dropped_events = decoder_.dropped_events();
+    result.link_checked = decoder_.link_checked();
+    result.link = decoder_.link_totals();
     result.gaps = gaps_;
     result.diagnostics = decoder_.diagnostics();
     return result;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "decode/link_check.hpp"
 #include "record/source_spec.hpp"
 #include "record/status_line.hpp"
 #include "schema/schema_set.hpp"
@@ -58,6 +59,8 @@ struct RecordingResult {
   double seconds = 0;
   std::uint64_t events = 0;
   std::uint64_t decode_errors = 0;
+  bool link_checked = false;  // a source announced link integrity
+  LinkCheck::Totals link;     // what it found, over all sources
   std::uint64_t dropped_events = 0;
   std::uint64_t gaps = 0;
   Diagnostics diagnostics;

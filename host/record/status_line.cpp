@@ -29,6 +29,9 @@ std::string StatusLine::format(const StatusFigures& f, double seconds, double by
                 static_cast<unsigned long long>(f.events), events_per_s,
                 static_cast<unsigned long long>(f.dropped_events), static_cast<unsigned long long>(f.decode_errors));
   std::string line = text;
+  if (f.link_checked) {
+    line += ", link: " + std::to_string(f.link_lost) + " lost, " + std::to_string(f.link_corrupt) + " corrupt";
+  }
   if (f.sources > 1) {
     line += ", " + std::to_string(f.sources_open) + "/" + std::to_string(f.sources) + " sources open";
   }

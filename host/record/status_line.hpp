@@ -16,6 +16,9 @@ struct StatusFigures {
   std::uint64_t events = 0;
   std::uint64_t dropped_events = 0;  // reported by the target
   std::uint64_t decode_errors = 0;
+  bool link_checked = false;  // a source announced link integrity: its figures are shown
+  std::uint64_t link_lost = 0;
+  std::uint64_t link_corrupt = 0;
   std::string_view last_event;
   std::size_t sources_open = 0;
   std::size_t sources = 0;

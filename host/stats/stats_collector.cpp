@@ -180,6 +180,15 @@ void StatsCollector::dropped(std::uint64_t ts_ns) {
   }
 }
 
+void StatsCollector::link_fault(std::uint32_t core_id, LinkFault fault, std::uint64_t frames, std::uint64_t ts_ns) {
+  LinkFaults& f = link_[static_cast<std::size_t>(fault)];
+  if (f.frames == 0) {
+    f.first_at = ts_ns;
+    f.first_core = core_id;
+  }
+  f.frames += frames;
+}
+
 void StatsCollector::metadata_overflow(std::uint32_t core_id, std::uint64_t lost, std::uint64_t ts_ns) {
   if (metadata_lost_.size() <= core_id) {
     metadata_lost_.resize(core_id + 1u);
@@ -384,6 +393,15 @@ void StatsCollector::add_trace_row(Rows& r, const TraceTotals& totals) {
     overflow.at = Where{first_overflow_at_, std::nullopt, "metadata_overflow"};
   }
   trace.figures.push_back(std::move(overflow));
+  // Link integrity: frames the link lost, corrupted (discarded) and delivered twice or late.
+  const char* const link_keys[] = {"link.lost_frames", "link.corrupt_frames", "link.stale_frames"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    Figure f = count(link_keys[k], link_[k].frames);
+    if (link_[k].frames != 0) {
+      f.at = Where{link_[k].first_at, std::nullopt, "first on core " + std::to_string(link_[k].first_core)};
+    }
+    trace.figures.push_back(std::move(f));
+  }
   trace.figures.push_back(count("gaps", gaps_));
   Figure gap = ns("gap.max", max_gap_);
   if (max_gap_ != 0) {

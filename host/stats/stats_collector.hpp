@@ -134,6 +134,7 @@ class StatsCollector final : public TraceObserver {
   void dropped(std::uint64_t ts_ns) override;
   /// A core's metadata buffer overflowed; `lost` is the runtime's running total.
   void metadata_overflow(std::uint32_t core, std::uint64_t lost, std::uint64_t ts_ns) override;
+  void link_fault(std::uint32_t core, LinkFault fault, std::uint64_t frames, std::uint64_t ts_ns) override;
 
   // ---- names, at the end --------------------------------------------------------
   void name_isr(Index isr, std::string name) override { isrs_[isr].name = std::move(name); }
@@ -293,6 +294,12 @@ class StatsCollector final : public TraceObserver {
   bool seen_drop_ = false;
   std::uint64_t first_drop_at_ = 0;
   std::vector<std::uint64_t> metadata_lost_;  // by core: the newest total
+  struct LinkFaults {  // by LinkFault: frames, and the first one's time and core
+    std::uint64_t frames = 0;
+    std::uint64_t first_at = 0;
+    std::uint32_t first_core = 0;
+  };
+  LinkFaults link_[3];
   bool seen_overflow_ = false;
   std::uint64_t first_overflow_at_ = 0;
   TimeGrid grid_;

@@ -20,6 +20,9 @@ std::string_view to_string(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kSpansNotNested: return "spans not nested";
     case DiagnosticKind::kCaptureGap: return "gap in the capture";
     case DiagnosticKind::kInvalidUtf8: return "string not UTF-8";
+    case DiagnosticKind::kLinkLost: return "frames lost on the link";
+    case DiagnosticKind::kLinkCorrupt: return "corrupt frames on the link";
+    case DiagnosticKind::kLinkStale: return "stale frames on the link";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";
@@ -43,6 +46,9 @@ std::string_view diagnostic_id(DiagnosticKind kind) noexcept {
     case DiagnosticKind::kSpansNotNested: return "spans_not_nested";
     case DiagnosticKind::kCaptureGap: return "capture_gap";
     case DiagnosticKind::kInvalidUtf8: return "invalid_utf8";
+    case DiagnosticKind::kLinkLost: return "link_lost";
+    case DiagnosticKind::kLinkCorrupt: return "link_corrupt";
+    case DiagnosticKind::kLinkStale: return "link_stale";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";

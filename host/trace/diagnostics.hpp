@@ -29,6 +29,9 @@ enum class DiagnosticKind : std::uint8_t {
   kSpansNotNested,      // a span (display rule) ended while spans begun after it were open
   kCaptureGap,          // a live recording lost its source for a while (tband record --reconnect)
   kInvalidUtf8,         // a string that is not UTF-8 (shown escaped: \xFF)
+  kLinkLost,            // link integrity: frames lost on the link (a sequence gap)
+  kLinkCorrupt,         // link integrity: a frame whose CRC failed, discarded
+  kLinkStale,           // link integrity: a duplicate or late frame, discarded
   kCount
 };
 

@@ -168,6 +168,11 @@ void TraceInterpreter::on_decode_error(const DecodeError& error, const EventOrig
 
 void TraceInterpreter::on_decode_error(const DecodeError& error, const std::string& description,
                                        const EventOrigin& origin) {
+  if (error.kind == DecodeErrorKind::kLinkLost || error.kind == DecodeErrorKind::kLinkCorrupt ||
+      error.kind == DecodeErrorKind::kLinkStale) [[unlikely]] {
+    on_link_fault(error, description, origin);
+    return;
+  }
   const std::optional<std::uint64_t> ts_ns =
       origin.core < kMaxCores ? std::optional{core(origin.core, origin).last_ts_ns} : std::nullopt;
   // A frame cut off by the end of the input is a capture stopped mid-frame,
@@ -183,6 +188,29 @@ void TraceInterpreter::on_decode_error(const DecodeError& error, const std::stri
     return;
   }
   diagnose(kind, ts_ns, where(origin) + ": " + description);
+}
+
+void TraceInterpreter::on_link_fault(const DecodeError& error, const std::string& description,
+                                     const EventOrigin& origin) {
+  // The core the firmware numbered the frame for, which the stream also
+  // follows (core_id); the time is that core's last event before the fault.
+  const std::uint32_t link_core = error.link_core;
+  const std::optional<std::uint64_t> ts_ns =
+      link_core < kMaxCores ? std::optional{core(link_core, origin).last_ts_ns} : std::nullopt;
+  using Fault = TraceObserver::LinkFault;
+  DiagnosticKind kind = DiagnosticKind::kLinkCorrupt;
+  Fault fault = Fault::kCorrupt;
+  std::uint64_t frames = 1;
+  if (error.kind == DecodeErrorKind::kLinkLost) {
+    kind = DiagnosticKind::kLinkLost;
+    fault = Fault::kLost;
+    frames = error.value;
+  } else if (error.kind == DecodeErrorKind::kLinkStale) {
+    kind = DiagnosticKind::kLinkStale;
+    fault = Fault::kStale;
+  }
+  observer_.link_fault(link_core, fault, frames, ts_ns.value_or(0));
+  diagnose(kind, ts_ns, where(origin) + ": " + description);  // at: the core's last event before it
 }
 
 void TraceInterpreter::finish() {

@@ -78,6 +78,7 @@ class TraceInterpreter {
   void on_decode_error(const DecodeError& error, const EventOrigin& origin);
   /// The same with the error already described (naming run-time events too).
   void on_decode_error(const DecodeError& error, const std::string& description, const EventOrigin& origin);
+  void on_link_fault(const DecodeError& error, const std::string& description, const EventOrigin& origin);
   /// A problem found outside the event stream (schema identity, unknown ids),
   /// reported once: on stderr's summary and the Diagnostics track.
   void report(DiagnosticKind kind, std::string message) { diagnose(kind, std::nullopt, std::move(message)); }

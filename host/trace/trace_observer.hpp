@@ -61,6 +61,12 @@ class TraceObserver {
   virtual void dropped(std::uint64_t ts_ns) = 0;
   /// A core's metadata buffer overflowed; `lost` is the runtime's running total.
   virtual void metadata_overflow(std::uint32_t core, std::uint64_t lost, std::uint64_t ts_ns) = 0;
+  /// Link integrity (decode/link_check.hpp): `frames` lost on the link, or
+  /// one corrupt or stale frame discarded, on `core`, after its event at ts_ns.
+  enum class LinkFault : std::uint8_t { kLost, kCorrupt, kStale };
+  virtual void link_fault(std::uint32_t core, LinkFault fault, std::uint64_t frames, std::uint64_t ts_ns) {
+    (void)core, (void)fault, (void)frames, (void)ts_ns;
+  }
 
   // ---- names, at the end --------------------------------------------------------
   virtual void name_isr(Index isr, std::string name) = 0;
@@ -229,6 +235,11 @@ class ObserverPort {
   void metadata_overflow(std::uint32_t core, std::uint64_t lost, std::uint64_t ts_ns) {
     if (target_ != nullptr) {
       target_->metadata_overflow(core, lost, ts_ns);
+    }
+  }
+  void link_fault(std::uint32_t core, TraceObserver::LinkFault fault, std::uint64_t frames, std::uint64_t ts_ns) {
+    if (target_ != nullptr) {
+      target_->link_fault(core, fault, frames, ts_ns);
     }
   }
   void name_isr(Index isr, std::string name) {

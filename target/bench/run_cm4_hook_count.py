@@ -42,6 +42,8 @@ TRACERS = [
     ("stream_staged", "tband, streaming through the 1 KiB staging buffer into the same RAM ring", "config_staged",
      True),
     ("snapshot", "tband, snapshot backend", "config_snapshot", False),
+    ("stream_link", "tband, streaming with link integrity (sequence number and CRC-16 per frame) into the same RAM ring",
+     "config_link", True),
     ("barectf", "barectf 3.1, compact (1-byte event id), packets kept", None, False),
 ]
 # Run-time filters (config_filters/, streaming into the RAM ring), by

@@ -15,6 +15,8 @@ Every tracer in the main table stores its bytes in RAM, side by side in one run:
     encoded into the tracer's 1 KiB staging buffer, and the same stream hook
     copies a full buffer into the ring at once;
   - tband, snapshot backend (config_snapshot/, a buffer the run does not fill);
+  - tband, streaming with link integrity (config_link/: a sequence number and
+    a CRC in every frame), into the same ring;
   - barectf 3, compact configuration (1-byte event type id) and default
     configuration (8-byte id): events written into 4 KiB packets, full packets
     kept (a ring of 16 packet buffers, no copy).
@@ -202,8 +204,13 @@ def filters_table(out: Path, cycles: int) -> str:
     return "\n".join(rows) + "\n"
 
 
-def bytes_per_event(binary: Path, cycles: int, out: Path) -> tuple[float, str]:
-    line = run([str(binary), "trace", str(out / f"{binary.name}.trace"), str(cycles)]).strip()
+def bytes_per_event(binary: Path, cycles: int, out: Path, reference: bool = True) -> tuple[float, str]:
+    """reference False: a trace that is not the reference tracer's (link integrity's trailers)."""
+    cmd = [str(binary), "trace", str(out / f"{binary.name}.trace"), str(cycles)]
+    if reference:
+        line = run(cmd).strip()
+    else:
+        line = subprocess.run(cmd, capture_output=True, text=True).stdout.strip()
     fields = line.split()
     events, size = int(fields[1]), int(fields[3])
     return size / events, line
@@ -215,6 +222,7 @@ TBAND_STORED = [
     ("stream_ring", "tband, streaming: the stream hook copies each frame into a RAM ring"),
     ("stream_staged", "tband, streaming through the 1 KiB staging buffer into the same RAM ring"),
     ("snapshot", "tband, snapshot backend"),
+    ("stream_link", "tband, streaming with link integrity (sequence number and CRC-16 per frame), same RAM ring"),
 ]
 BARECTF = [
     ("config_compact", "barectf 3.1, compact (1-byte event id), packets kept"),
@@ -256,8 +264,9 @@ def main() -> int:
     staged_ring, staged_record = build_tband(args.out, "config_staged", "tband_hook_bench",
                                              ["ring_sink", "record_sink"])
     (snapshot,) = build_tband(args.out, "config_snapshot", "tband_hook_bench", [None])
+    link_ring, link_record = build_tband(args.out, "config_link", "tband_hook_bench", ["ring_sink", "record_sink"])
     tband = {"stream_ring": (ring, record), "stream_staged": (staged_ring, staged_record),
-             "snapshot": (snapshot, snapshot)}
+             "snapshot": (snapshot, snapshot), "stream_link": (link_ring, link_record)}
     barectf = {config: build_barectf(args.out, config) for config, _ in BARECTF}
 
     figures: dict[str, dict[str, float]] = {}
@@ -265,10 +274,11 @@ def main() -> int:
     same = True
     for key, (measured, recording) in list(tband.items()) + list(barectf.items()):
         figures[key] = instructions_per_call(measured, args.cycles, args.out)
-        sizes[key], line = bytes_per_event(recording, args.cycles, args.out)
+        sizes[key], line = bytes_per_event(recording, args.cycles, args.out, reference=key != "stream_link")
         if key in tband:
             print(f"{key}: {line}")
-            same = same and "reference_trace same" in line
+            if key != "stream_link":  # its frames carry the trailer: not the reference bytes
+                same = same and "reference_trace same" in line
     figures["discard"] = instructions_per_call(discard, args.cycles, args.out)
 
     header = " | ".join(LABELS.get(kind, kind) for kind in KINDS)

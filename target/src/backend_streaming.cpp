@@ -5,18 +5,140 @@
 
 #include "event_path.hpp"
 #include "tracing_state.hpp"
+// A C header: its casts are C's.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#include "tband/crc16.h"
+#pragma GCC diagnostic pop
 
 namespace rt = tband::rt;
 namespace enc = tband::enc;
 
 namespace tband::rt::backend {
 
+#if tband_configLINK_INTEGRITY == 1
+namespace {
+
+// The next sequence number of each core, and the core whose numbers the
+// frames take: the calling core's, except while a start replays another
+// core's metadata after a core_id naming it (the host follows core_id), and
+// core 0's before the start's first core_id (the host's count starts there).
+std::uint16_t g_link_seq[kCores];
+unsigned g_link_core = kNoLinkCore;
+// One frame with its trailer, per core (used inside the core's critical section,
+// or by the start, which no other core streams during).
+constexpr std::size_t kLinkTrailerLen = 4;  // seq, CRC: u16 little-endian each
+constexpr std::size_t kMaxLinkFrameLen = enc::kMaxFramedLen + kLinkTrailerLen + 2;
+std::uint8_t g_link_frame[kCores][kMaxLinkFrameLen];
+
+// Copies one COBS frame (ending with its 0x00, n bytes, at most
+// enc::kMaxFramedLen) into out with seq and the CRC appended to its decoded
+// content, re-encoded; returns the new length. The CRC covers the decoded
+// content and seq, computed on the way through the code blocks.
+std::size_t add_trailer(std::uint8_t* out, const std::uint8_t* frame, std::size_t n, std::uint16_t seq) noexcept {
+  std::uint16_t crc = TBAND_CRC16_INIT;
+  std::size_t last = 0;  // the last block's code byte
+  for (std::size_t pos = 0; pos + 1 < n;) {
+    const std::uint8_t code = frame[pos];
+    for (std::size_t i = 1; i < code; ++i) {
+      crc = tband_crc16_update(crc, frame[pos + i]);
+    }
+    last = pos;
+    pos += code;
+    if (pos + 1 < n && code != 0xFF) {
+      crc = tband_crc16_update(crc, 0);  // the zero a block shorter than 254 bytes stands for
+    }
+  }
+  copy_bytes(out, frame, n - 1);
+  std::size_t len = n - 1;
+  std::size_t code_at = last;
+  std::uint8_t code = frame[last];
+  std::uint8_t trailer[kLinkTrailerLen] = {static_cast<std::uint8_t>(seq), static_cast<std::uint8_t>(seq >> 8)};
+  crc = tband_crc16_update(tband_crc16_update(crc, trailer[0]), trailer[1]);
+  trailer[2] = static_cast<std::uint8_t>(crc);
+  trailer[3] = static_cast<std::uint8_t>(crc >> 8);
+  for (const std::uint8_t byte : trailer) {  // COBS-encoded onto the last block
+    if (code == 0xFF || byte == 0) {  // a full block (no zero after it), or a zero: a new block
+      out[code_at] = code;
+      code_at = len++;
+      code = 1;
+      if (byte == 0) {
+        continue;
+      }
+    }
+    out[len++] = byte;
+    ++code;
+  }
+  out[code_at] = code;
+  out[len++] = 0;
+  return len;
+}
+
+// A core's own link_integrity frame (seq_bits 16, crc_bits 16: varints of
+// one byte each), sent before its first frame after a start that another core
+// made: a stream per core then gets the announcement too.
+constexpr std::uint8_t kAnnounceFrame[] = {4, enc::LinkIntegrity::kId, 16, 16, 0};
+static_assert(enc::LinkIntegrity::kId != 0);
+bool g_link_announce[kCores];
+
+// One frame (n bytes with its 0x00) with its trailer to the stream hook. A
+// link_integrity frame carries the core's next number and uses none up (the
+// host takes it up from there); a dropped frame uses none either.
+bool link_frame(unsigned caller, unsigned core, const std::uint8_t* frame, std::size_t n) noexcept {
+  const bool announce = n > 2 && frame[0] > 1 && frame[1] == enc::LinkIntegrity::kId;
+  std::uint16_t& seq = per_core(g_link_seq, core);
+  std::uint8_t* out = per_core(g_link_frame, caller);
+  const std::size_t out_len = add_trailer(out, frame, n, seq);
+  if (tband_portBACKEND_STREAM_DATA(out, out_len)) {
+    return true;
+  }
+  if (!announce) {
+    ++seq;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool link_stream(const std::uint8_t* data, std::size_t len) noexcept {
+  const unsigned caller = current_core();
+  unsigned core = caller;
+  if (g_link_core != kNoLinkCore) {
+    core = g_link_core;
+  } else if (per_core(g_link_announce, caller)) {
+    if (link_frame(caller, caller, kAnnounceFrame, sizeof kAnnounceFrame)) {
+      return true;
+    }
+    per_core(g_link_announce, caller) = false;
+  }
+  const std::uint8_t* const end = data + len;
+  for (const std::uint8_t* frame = data; frame != end;) {
+    const std::uint8_t* next = frame;
+    while (next != end && *next++ != 0) {
+    }
+    if (link_frame(caller, core, frame, static_cast<std::size_t>(next - frame))) {
+      return true;
+    }
+    frame = next;
+  }
+  return false;
+}
+
+void link_started(unsigned caller) noexcept {
+  for (unsigned core = 0; core < kCores; ++core) {
+    g_link_announce[core] = core != caller;
+  }
+}
+
+void set_link_core(unsigned core) noexcept { g_link_core = core; }
+#endif
+
 bool flush_staged_frames(bool count_drops) noexcept {
   const std::size_t used = g_staging.used;
   const std::uint32_t reports = g_staging.reports;
   g_staging.used = 0;
   g_staging.reports = 0;
-  if (used == 0 || !tband_portBACKEND_STREAM_DATA(g_staging.data, used)) {
+  if (used == 0 || !stream_data(g_staging.data, used)) {
     return false;
   }
   if (count_drops) {
@@ -38,6 +160,8 @@ namespace {
 using enc::FieldWidth;
 inline constexpr std::uint32_t kTsResolutionSpec = enc::field_spec(FieldWidth::kU64) | enc::TsResolutionNs::kId;
 inline constexpr std::uint32_t kCoreIdSpec = enc::field_spec(FieldWidth::kU64, FieldWidth::kU32) | enc::CoreId::kId;
+inline constexpr std::uint32_t kLinkSeqBits = 16;
+inline constexpr std::uint32_t kLinkCrcBits = 16;
 
 bool failed(rt::Delivery delivery) noexcept { return delivery != rt::Delivery::kDelivered; }
 
@@ -50,10 +174,10 @@ inline constexpr unsigned kStartRetries = tband_configBACKEND_STREAM_START_RETRI
 // Out of line, one copy each: a loop inlined at every call site would cost
 // bytes, and a lambda's captures stack.
 __attribute__((noinline)) bool stream_retried(const std::uint8_t* data, std::size_t len) noexcept {
-  bool dropped = tband_portBACKEND_STREAM_DATA(data, len);
+  bool dropped = rt::backend::stream_data(data, len);
   for (unsigned left = kStartRetries; dropped && left > 0; --left) {
     tband_portBACKEND_STREAM_START_RETRY_WAIT();
-    dropped = tband_portBACKEND_STREAM_DATA(data, len);
+    dropped = rt::backend::stream_data(data, len);
   }
   return dropped;
 }
@@ -100,7 +224,7 @@ __attribute__((always_inline)) inline bool start_batch_dropped() noexcept {
 // buffer at once can take it frame by frame, and a drop costs one frame.
 __attribute__((always_inline)) inline bool metadata_dropped(const std::uint8_t* data, std::size_t used) noexcept {
   if constexpr (kStartRetries == 0) {
-    return used > 0 && tband_portBACKEND_STREAM_DATA(data, used);
+    return used > 0 && rt::backend::stream_data(data, used);
   } else {
     const std::uint8_t* const end = data + used;
     for (const std::uint8_t* frame = data; frame != end;) {
@@ -151,6 +275,7 @@ bool send_metadata() noexcept {
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
       }
+      rt::backend::set_link_core(core);  // the host counts them as this core's (it follows core_id)
       if (failed(send_core_id(core)) || metadata_dropped(meta.data, meta.used)) {
         return true;
       }
@@ -162,14 +287,31 @@ bool send_metadata() noexcept {
         rt::metadata_loss_sent_at_start(core, meta.lost_evts);
       }
     }
+    rt::backend::set_link_core(rt::current_core());
     return failed(send_core_id(rt::current_core()));
+  }
+}
+
+// Integrity on: link_integrity first, then the metadata, numbered as core
+// 0's until the first core_id (where the host's count starts); every other
+// core announces integrity again before its first frame (link_stream()).
+bool send_start_frames() noexcept {
+  if constexpr (!rt::backend::kLinkIntegrity) {
+    return send_metadata();
+  } else {
+    rt::backend::link_started(rt::current_core());
+    rt::backend::set_link_core(0);
+    const bool dropped = failed(send_start_report(kLinkCrcBits, enc::LinkIntegrity::kSpec, kLinkSeqBits)) ||
+                         send_metadata();
+    rt::backend::set_link_core(rt::backend::kNoLinkCore);
+    return dropped;
   }
 }
 
 }  // namespace
 
 extern "C" int tband_start_streaming(void) {
-  return rt::start_tracing([] { return send_metadata() ? -2 : 0; });
+  return rt::start_tracing([] { return send_start_frames() ? -2 : 0; });
 }
 
 extern "C" int tband_restart_streaming(void) {

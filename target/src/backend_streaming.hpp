@@ -21,6 +21,41 @@ static_assert(!kStaged || !kMultiCore,
 static_assert(!kStaged || kStagingSize >= enc::kMaxFramedLen,
               "tband: tband_configBACKEND_STREAM_STAGING_BUF_SIZE must hold the longest frame (tband::enc::kMaxFramedLen)");
 
+// Link integrity (tband_configLINK_INTEGRITY): every frame is handed to the
+// stream hook with a trailer inside its COBS encoding, a u16 sequence number
+// of the core whose frames the host sees it among and a CRC-16/CCITT-FALSE
+// (link_stream(), backend_streaming.cpp). Off, frames go to the hook as they are.
+inline constexpr bool kLinkIntegrity = tband_configLINK_INTEGRITY == 1;
+
+/// Integrity on: hands the frames in data (whole frames, each ending with its
+/// 0x00) to the stream hook one by one, each with its trailer; a frame the
+/// hook drops uses no sequence number, and the rest are not sent. True if the
+/// hook dropped one.
+bool link_stream(const std::uint8_t* data, std::size_t len) noexcept;
+
+/// The core whose sequence numbers the frames streamed from now on take
+/// (kNoLinkCore: the calling core's), set by the start while it replays
+/// metadata. Integrity off, nothing.
+inline constexpr unsigned kNoLinkCore = ~0u;
+/// link_started(caller): a start on core caller makes every other core
+/// announce integrity before its next frame.
+#if tband_configLINK_INTEGRITY == 1
+void set_link_core(unsigned core) noexcept;
+void link_started(unsigned caller) noexcept;
+#else
+inline void set_link_core(unsigned) noexcept {}
+inline void link_started(unsigned) noexcept {}
+#endif
+
+/// The stream hook, through link_stream() when integrity is on.
+__attribute__((always_inline)) inline bool stream_data(const std::uint8_t* data, std::size_t len) noexcept {
+  if constexpr (kLinkIntegrity) {
+    return link_stream(data, len);
+  } else {
+    return tband_portBACKEND_STREAM_DATA(data, len);
+  }
+}
+
 struct StagingBuffer {
   std::uint8_t data[kStaged ? kStagingSize : 1];
   std::size_t used = 0;
@@ -60,7 +95,7 @@ class Writer {
       stage(frame, len);
       return Delivery::kDelivered;
     } else {
-      return tband_portBACKEND_STREAM_DATA(frame, len) ? Delivery::kDropped : Delivery::kDelivered;
+      return stream_data(frame, len) ? Delivery::kDropped : Delivery::kDelivered;
     }
   }
 

@@ -83,6 +83,15 @@
 #if tband_configBACKEND_STREAM_START_RETRIES < 0 || tband_configBACKEND_STREAM_START_RETRIES > 65535
 #error "tband: tband_configBACKEND_STREAM_START_RETRIES must be 0 (start gives up at the first drop) to 65535"
 #endif
+#if tband_configLINK_INTEGRITY != 0 && tband_configLINK_INTEGRITY != 1
+#error "tband: tband_configLINK_INTEGRITY must be 0 or 1"
+#endif
+#if tband_configLINK_INTEGRITY == 1 && tband_configUSE_BACKEND_STREAMING != 1
+#error "tband: tband_configLINK_INTEGRITY guards a streaming link: it needs tband_configUSE_BACKEND_STREAMING (a snapshot or post-mortem buffer is read whole, with no link to lose frames on)"
+#endif
+#if tband_configLINK_INTEGRITY == 1 && tband_configBACKEND_STREAM_STAGING_BUF_SIZE > 0
+#error "tband: tband_configLINK_INTEGRITY needs tband_configBACKEND_STREAM_STAGING_BUF_SIZE 0: a dropped staged batch would use up sequence numbers, which must count link losses only"
+#endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1 && tband_configBACKEND_SNAPSHOT_BUF_SIZE < 1
 #error "tband: tband_configBACKEND_SNAPSHOT_BUF_SIZE must be at least 1"
 #endif

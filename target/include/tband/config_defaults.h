@@ -94,6 +94,12 @@
 #ifndef tband_configBACKEND_STREAM_START_RETRIES
 #define tband_configBACKEND_STREAM_START_RETRIES 0
 #endif
+/* Link integrity (streaming only): every frame ends, inside its COBS
+ * encoding, with a u16 per-core sequence number and a CRC-16/CCITT-FALSE, so
+ * the host counts frames the link lost or corrupted (target/README.md). */
+#ifndef tband_configLINK_INTEGRITY
+#define tband_configLINK_INTEGRITY 0
+#endif
 #ifndef tband_configUSE_BACKEND_SNAPSHOT
 #define tband_configUSE_BACKEND_SNAPSHOT 0
 #endif

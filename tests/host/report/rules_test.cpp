@@ -72,7 +72,8 @@ TEST(RulesFile, ErrorsSayWhereAndWhat) {
             "rules.yaml:1:9: unknown diagnostic kind 'lost_frames'; the kinds are: decode_error, truncated_end, "
             "dropped_events, timestamp_backwards, end_without_begin, unnamed_id, metadata_overflow, "
             "no_timestamp_resolution, wrong_mode, no_current_task, core_out_of_range, unknown_event_id, "
-            "schema_mismatch, spans_not_nested, capture_gap, invalid_utf8");
+            "schema_mismatch, spans_not_nested, capture_gap, invalid_utf8, link_lost, link_corrupt, "
+            "link_stale");
   EXPECT_EQ(error_of("rules:\n  - name: x\n"), "rules.yaml:2:5: this rule has no `rule:`");
   EXPECT_EQ(error_of("rules:\n  - rule: dropped == 0\n    why: x\n"),
             "rules.yaml:3:5: unknown key 'why' in a rule (it has `rule:` and `name:`)");

@@ -1,0 +1,4 @@
+#define tband_configENABLE 1
+#define tband_configUSE_BACKEND_STREAMING 1
+#define tband_configBACKEND_STREAM_STAGING_BUF_SIZE 1024
+#define tband_configLINK_INTEGRITY 1
