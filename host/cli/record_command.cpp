@@ -11,6 +11,7 @@
 
 #include "app/conversion.hpp"
 #include "cli/schema_options.hpp"
+#include "cli/view_hookup.hpp"
 #include "record/recorder.hpp"
 #include "record/recording_file.hpp"
 #include "record/source.hpp"
@@ -245,6 +246,11 @@ void RecordCommand::add_to(CLI::App& app) {
   cmd_->add_option("--json", options_.json, "When the recording ends, convert it to Chrome trace-event JSON here")
       ->type_name("FILE");
   cmd_->add_option("--schema", options_.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
+  view_ = cmd_->add_option("--view", options_.view_at,
+                           "Serve a live view of the recording (a page with the running task, ISRs, CPU load, values) "
+                           "at http://127.0.0.1:<free port>/, or at --view=ADDR:PORT; the URL is printed")
+              ->expected(0, 1)
+              ->type_name("[ADDR:]PORT");
 }
 
 std::optional<int> RecordCommand::run(const GlobalOptions& global) {
@@ -310,6 +316,21 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
   }
   recorder.schemas = schemas.get();
 
+  std::unique_ptr<ViewHookup> view;
+  if (view_ != nullptr && view_->count() != 0) {
+    try {
+      view = std::make_unique<ViewHookup>(o.view_at, "record");
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "tband record: error: " << e.what() << "\n";
+      return kExitUsage;
+    } catch (const std::exception& e) {
+      std::cerr << "tband record: error: " << e.what() << "\n";
+      return kExitOutput;
+    }
+    view->attach(recorder);
+    std::cerr << "tband record: live view at " << view->url() << std::endl;
+  }
+
   record::RecordingResult result;
   try {
     result = record::record(recorder);
@@ -324,6 +345,10 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
     return kExitOutput;
   }
 
+  if (view) {
+    view->finish();
+    view.reset();
+  }
   std::cerr << "tband record: " << end_message(result) << "\n";
   for (std::size_t i = 0; i < result.parts.size(); ++i) {
     std::cerr << "tband record: " << recorder.sources[i].text << ":";

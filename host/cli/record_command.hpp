@@ -11,6 +11,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }  // namespace CLI
 
 namespace tband::cli {
@@ -30,6 +31,8 @@ struct RecordCmdOptions {
   std::string pftrace;
   std::string json;
   std::vector<std::string> schemas;
+  bool view = false;       // --view given
+  std::string view_at;     // its [ADDR:]PORT, "" for 127.0.0.1 and a free port
 };
 
 class RecordCommand {
@@ -41,6 +44,7 @@ class RecordCommand {
 
  private:
   CLI::App* cmd_ = nullptr;
+  CLI::Option* view_ = nullptr;
   RecordCmdOptions options_;
 };
 

@@ -33,7 +33,8 @@ LAYERS: dict[str, set[str]] = {
     "app": {"common", "decode", "schema", "input", "trace", "import", "perfetto", "json", "vcd", "stats"},
     "record": {"common", "decode", "schema", "input", "trace", "import"},
     "serve": {"common"},
-    "cli": {"common", "decode", "schema", "input", "trace", "stats", "report", "app", "record", "serve"},
+    "view": {"common", "trace", "stats", "serve"},  # the live view: stats' figures, served
+    "cli": {"common", "decode", "schema", "input", "trace", "stats", "report", "app", "record", "serve", "view"},
 }
 
 # Includes the table does not allow yet, each with what removes it (none now;
