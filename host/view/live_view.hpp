@@ -1,7 +1,7 @@
 // The live view's side of the model (tband record --view, tband serve --live
 // --view): a TraceObserver fed by the recorder's live decoding that keeps
 //  - the figures of `tband stats` since the start and over the last complete
-//    window (one StatsCollector each: the same code, so the same numbers),
+//    window (250 ms of trace time) (one StatsCollector each: the same code, so the same numbers),
 //  - per core what runs now and the last seconds of the timeline (tasks,
 //    ISRs, marker spans) in a ring of bounded size,
 //  - value markers and counters as plots of bounded history,
@@ -78,7 +78,7 @@ struct RecordingState {
 };
 
 struct LiveViewOptions {
-  std::uint64_t window_ns = 1'000'000'000;    // the window's figures: the last complete second
+  std::uint64_t window_ns = 250'000'000;      // the window's figures: the last complete 250 ms
   std::uint64_t timeline_ns = 2'000'000'000;  // the timeline shows this much trace time
   std::size_t max_slices = 16384;             // the timeline's ring
   std::size_t max_slices_sent = 4000;         // the newest ones in a snapshot

@@ -37,8 +37,8 @@ canvas{width:100%;display:block}
 <button id="pause">Pause</button></header>
 <main>
 <section class="wide"><h2>Now and the last seconds (trace time)</h2><div id="now"></div><canvas id="timeline" height="160"></canvas></section>
-<section><h2>CPU load per task (window | since start)</h2><table id="tasks"></table></section>
-<section><h2>ISRs (window | since start)</h2><table id="isrs"></table></section>
+<section><h2>CPU load per task (<span class="wlabel">window</span> | since start)</h2><table id="tasks"></table></section>
+<section><h2>ISRs (<span class="wlabel">window</span> | since start)</h2><table id="isrs"></table></section>
 <section><h2>Marker spans (since start)</h2><table id="spans"></table></section>
 <section><h2>Recording</h2><table id="rec"></table></section>
 <section class="wide"><h2>Values and counters</h2><div id="plots"></div></section>
@@ -72,12 +72,14 @@ function draw(s){
  $("now").innerHTML=s.now.map(c=>`<span data-core="${c.core}">core ${c.core}: <b data-now="task">${esc(c.task??"-")}</b>`+
   (c.isr?` in ISR <b data-now="isr">${esc(c.isr)}</b>`:"")+"</span>").join(" &nbsp; ");
  const w=byPrefix(s.window);
- $("tasks").innerHTML="<tr><th>task</th><th>CPU window</th><th>CPU since start</th><th>switches</th></tr>"+
+ for(const e of document.querySelectorAll(".wlabel"))e.textContent="last "+(s.window_ns/1e6)+" ms";
+ $("tasks").innerHTML="<tr><th>task</th><th>CPU last window</th><th>CPU since start</th><th>switches</th></tr>"+
   rows(s.total,"task").map(t=>{const tw=w[t.prefix];return `<tr><td>${esc(t.name)}</td>`+cell("window",t.prefix+".cpu",tw?tw.figures.cpu:null,"%")+
    cell("total",t.prefix+".cpu",t.figures.cpu,"%")+cell("total",t.prefix+".switches",t.figures.switches,"")+"</tr>";}).join("");
+ if(!rows(s.total,"task").length)$("tasks").innerHTML+="<tr><td>no tasks in the trace (bare metal)</td></tr>";
  const lastDur={};const tl=s.timeline;
  for(const sl of tl.slices)if(sl[0]==="isr"){const n=tl.names[sl[2]];if(!(n in lastDur)||sl[4]>lastDur[n][0])lastDur[n]=[sl[4],(sl[4]-sl[3])*1000];}
- $("isrs").innerHTML="<tr><th>ISR</th><th>rate window</th><th>rate since start</th><th>last</th><th>max</th><th>p99</th></tr>"+
+ $("isrs").innerHTML="<tr><th>ISR</th><th>rate last window</th><th>rate since start</th><th>last</th><th>max</th><th>p99</th></tr>"+
   rows(s.total,"isr").map(i=>{const iw=w[i.prefix];const ld=lastDur[i.name];return `<tr><td>${esc(i.name)}</td>`+
    cell("window",i.prefix+".rate",iw?iw.figures.rate:null,"/s")+cell("total",i.prefix+".rate",i.figures.rate,"/s")+
    `<td data-figure="${esc(i.prefix)}.duration.last" data-value="${ld?ld[1]:""}">${ld?num(ld[1],"ns"):"-"}</td>`+
@@ -93,11 +95,12 @@ function drawTimeline(s){
  const lanes=[];const key=sl=>sl[0]==="span"?"span "+tl.names[sl[2]]:(sl[0]==="isr"?"core "+sl[1]+" ISRs":"core "+sl[1]+" tasks");
  for(const sl of tl.slices){const k=key(sl);if(!lanes.includes(k))lanes.push(k);}
  lanes.sort();const H=cv.height=Math.max(40,lanes.length*18+16);const g=cv.getContext("2d");
- g.clearRect(0,0,W,H);g.font="11px sans-serif";const L=110,span=tl.span_us;
+ g.clearRect(0,0,W,H);g.font="11px sans-serif";const L=110;
+ let span=1;for(const sl of tl.slices)span=Math.max(span,-sl[3]);span=Math.min(span,tl.span_us);
  lanes.forEach((k,i)=>{g.fillStyle="#555";g.fillText(k,2,i*18+13);});
  for(const sl of tl.slices){const i=lanes.indexOf(key(sl));const x0=L+(W-L)*(1+sl[3]/span),x1=L+(W-L)*(1+sl[4]/span);
   g.fillStyle=color(tl.names[sl[2]]);g.fillRect(Math.max(L,x0),i*18+3,Math.max(1,x1-Math.max(L,x0)),14);}
- g.fillStyle="#555";g.fillText(`-${(span/1e6).toFixed(1)} s`,L,H-2);g.fillText("now",W-24,H-2);
+ g.fillStyle="#555";g.fillText(`-${span>=1e5?(span/1e6).toFixed(1)+" s":(span/1e3).toFixed(1)+" ms"}`,L,H-2);g.fillText("now",W-24,H-2);
  cv.dataset.slices=tl.slices.length;
 }
 function drawPlots(s){

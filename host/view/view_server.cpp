@@ -69,6 +69,11 @@ ViewServer::ViewServer(ViewAddress address, SnapshotSlot& slot) : impl_(std::mak
     const auto s = impl->slot->latest();
     res.set_content(s ? *s : std::string{"null"}, "application/json");
   });
+  impl->server.Get("/viewers", [impl](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Cache-Control", "no-cache");
+    const std::lock_guard lock{impl->mutex};
+    res.set_content(std::to_string(impl->streams.size()) + "\n", "text/plain");
+  });
   impl->server.Get("/events", [impl](const httplib::Request&, httplib::Response& res) {
     res.set_header("Cache-Control", "no-cache");
     std::uint64_t id = 0;

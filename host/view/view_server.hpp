@@ -1,6 +1,7 @@
 // The live view's HTTP server (cpp-httplib, as tband serve): the page at "/"
-// (inline HTML, CSS and JS: nothing from the internet) and the snapshots at
-// "/events" as Server-Sent Events, each client sent the newest snapshot of
+// (inline HTML, CSS and JS: nothing from the internet), the newest snapshot
+// at "/snapshot", the number of event streams open at "/viewers", and the
+// snapshots at "/events" as Server-Sent Events, each client sent the newest snapshot of
 // the slot when it has written the previous one: a slow client skips
 // snapshots, a stuck one blocks only its own connection's thread, and the
 // recording never waits for any of them.
