@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/record_command.hpp"
 #include "cli/schema_options.hpp"
+#include "cli/serve_live.hpp"
 #include "input/input_format.hpp"
 #include "tband_events.hpp"
 
@@ -144,6 +145,9 @@ int run(int argc, char** argv) {
   serve_cmd->add_option("-p,--port", serve.port, "Port to listen on")->check(kPortRange)->capture_default_str();
   serve_cmd->add_flag("--once", serve.once, "Stop after the trace has been fetched once");
   serve_cmd->add_flag("--open", serve.open, "Also open the link in a browser");
+  // tband serve --live FILE --view: the live view of a growing trace (serve_live.hpp).
+  ServeLiveOptions serve_live_options;
+  add_serve_live_options(*serve_cmd, serve_live_options);
 
   AnalysisCommands analysis;
   analysis.add_to(app);
@@ -187,6 +191,9 @@ int run(int argc, char** argv) {
       return *code;
     }
     if (serve_cmd->parsed()) {
+      if (serve_live_wanted(serve_live_options)) {
+        return serve_live(serve.file, serve_live_options);
+      }
       return serve_file(serve.file, serve.port, serve.once, serve.open);
     }
     if (completion_cmd->parsed()) {

@@ -7,6 +7,8 @@
 #include <thread>
 
 #include <httplib.h>
+#include <csignal>
+#include <pthread.h>
 #include <sys/socket.h>
 
 #include "serve/trace_server.hpp"
@@ -134,7 +136,15 @@ ViewServer::ViewServer(ViewAddress address, SnapshotSlot& slot) : impl_(std::mak
     throw std::runtime_error("--view: cannot listen on " + address.host + ":" + std::to_string(address.port) +
                              " (port in use, or not an address of this machine?)");
   }
-  impl->thread = std::thread([impl] { impl->server.listen_after_bind(); });
+  impl->thread = std::thread([impl] {
+    // SIGINT and SIGTERM are the recording's (it takes them from a signalfd,
+    // blocked on its thread only): none of the server's threads, which
+    // inherit this mask, may take them with the default action.
+    sigset_t all;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    impl->server.listen_after_bind();
+  });
 }
 
 ViewServer::~ViewServer() {

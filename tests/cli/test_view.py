@@ -10,14 +10,15 @@ import json
 import os
 import re
 import shutil
-import sys
+import signal
+import subprocess
 import unittest
 from pathlib import Path
 
 from .recording import Recording, TraceServer
-from .support import TempDir, make_trace, run
+from .support import TBAND, TempDir, make_trace, run
 from .view_client import (StalledClient, StreamReader, assert_figures_match, chromium, find_chromium, page_figures,
-                          view_url, wait_for_viewers)
+                          view_url, wait_for_viewers, wait_until)
 
 
 class RecordView(unittest.TestCase):
@@ -39,16 +40,16 @@ class RecordView(unittest.TestCase):
         for f in reversed(self.cleanup):
             f()
 
-    def start(self, name: str) -> tuple[TraceServer, Recording, Path]:
+    def start(self, name: str, mode: str = "bare-metal") -> tuple[TraceServer, Recording, Path]:
         server = TraceServer()
         self.cleanup.append(server.close)
         out = self.tmp / name
-        rec = Recording([server.source, "-o", out, "--mode", "bare-metal", "--status-interval", "1s", "--view"])
+        rec = Recording([server.source, "-o", out, "--mode", mode, "--status-interval", "1s", "--view"])
         self.cleanup.append(rec.kill)
         return server, rec, out
 
-    def stats(self, path: Path) -> dict:
-        result = run(["stats", "--json", "--mode", "bare-metal", str(path)])
+    def stats(self, path: Path, mode: str = "bare-metal") -> dict:
+        result = run(["stats", "--json", "--mode", mode, str(path)])
         self.assertEqual(result.returncode, 0, result.stderr)
         return json.loads(result.stdout)["figures"]
 
@@ -87,11 +88,35 @@ class RecordView(unittest.TestCase):
         self.assertIn("isr_enter", html)  # the event list
         # Every figure shown equals tband stats on the finished file.
         compared = assert_figures_match(self, figures, self.stats(out))
-        print(f"{compared} figures compared", file=sys.stderr)
         self.assertGreaterEqual(compared, 5)
         self.assertGreater(shot_path.stat().st_size, 10000)
         if os.environ.get("TBAND_VIEW_SCREENSHOT"):
             shutil.copy(shot_path, os.environ["TBAND_VIEW_SCREENSHOT"])
+
+    def test_task_load_of_a_freertos_trace(self) -> None:
+        browser = find_chromium()
+        if browser is None:
+            self.skipTest("no headless browser installed (apt-get install chromium): live view not checked")
+        trace_path = self.tmp / "freertos.bin"
+        make_trace("freertos", trace_path)  # three tasks, a queue, a mutex
+        trace = trace_path.read_bytes()
+        server, rec, out = self.start("freertos_rec.bin", mode="freertos")
+        conn = server.accept(rec)
+        url = view_url(rec)
+        dom = chromium(browser, str(self.tmp / "profile3"), url, "--dump-dom")
+        self.cleanup.append(lambda: dom.kill() if dom.poll() is None else None)
+        wait_for_viewers(url, 1, rec)
+        conn.sendall(trace)
+        conn.close()
+        self.assertEqual(rec.finish(), 0, rec.stderr())
+        html = dom.communicate(timeout=300)[0].decode("utf-8", "replace")
+        self.assertEqual(out.read_bytes(), trace)
+        figures = page_figures(html)
+        stats = self.stats(out, "freertos")
+        for task in ("IDLE", "sender", "receiver"):
+            self.assertIn(f"task.{task}.cpu", figures)
+        self.assertAlmostEqual(figures["task.sender.cpu"], 50.0)
+        self.assertGreaterEqual(assert_figures_match(self, figures, stats), 6)
 
     def test_late_gone_and_stalled_clients_do_not_disturb_the_capture(self) -> None:
         server, rec, out = self.start("clients.bin")
@@ -109,8 +134,11 @@ class RecordView(unittest.TestCase):
         conn.sendall(self.trace[third:2 * third])
         late = StreamReader(url)  # connects late
         conn.sendall(self.trace[2 * third:])
-        conn.close()
+        wait_until(lambda: late.snapshots and late.snapshots[-1]["recording"]["bytes"] == len(self.trace),
+                   "every byte in the view")
+        rec.interrupt()  # SIGINT ends the recording, not the view's threads
         self.assertEqual(rec.finish(), 0, rec.stderr())
+        conn.close()
         again.wait()
         late.wait()
         self.assertEqual(out.read_bytes(), self.trace)
@@ -124,6 +152,56 @@ class RecordView(unittest.TestCase):
         self.assertEqual(rows["isr.timer"]["count"], stats["isr.timer.count"])
         self.assertEqual(rows[""]["events"], stats["events"])
         self.assertIn("tband record: recorded", rec.stderr())
+
+
+class ServeLiveView(unittest.TestCase):
+    """`tband serve --live FILE --view`: a file another recorder is still writing."""
+
+    def test_follows_a_growing_file(self) -> None:
+        tmp = TempDir()
+        self.addCleanup(tmp.cleanup)
+        make_trace("mix", 5000, tmp / "mix.bin")
+        trace = (tmp / "mix.bin").read_bytes()
+        growing = tmp / "growing.bin"
+        growing.write_bytes(b"")
+        proc = subprocess.Popen([TBAND, "serve", "--live", str(growing), "--view", "--mode", "bare-metal"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: proc.kill() if proc.poll() is None else None)
+        line = proc.stderr.readline()
+        match = re.search(r"live view at (http://\S+)", line)
+        self.assertIsNotNone(match, line)
+        url = match.group(1)
+        reader = StreamReader(url)
+        half = len(trace) // 2
+        with open(growing, "ab") as f:
+            f.write(trace[:half])
+            f.flush()
+            wait_until(lambda: reader.snapshots and reader.snapshots[-1]["recording"]["bytes"] == half,
+                       "the first half in the view")
+            f.write(trace[half:])
+            f.flush()
+        wait_until(lambda: reader.snapshots[-1]["recording"]["bytes"] == len(trace), "all of it in the view")
+        proc.send_signal(signal.SIGINT)
+        err = proc.communicate(timeout=120)[1]
+        self.assertEqual(proc.returncode, 0, err)
+        reader.wait()
+        final = reader.snapshots[-1]
+        self.assertTrue(final["recording"]["ended"])
+        self.assertEqual(final["recording"]["mode"], "follow")
+        result = run(["stats", "--json", "--mode", "bare-metal", str(growing)])
+        stats = json.loads(result.stdout)["figures"]
+        rows = {r["prefix"]: r["figures"] for r in final["total"]["rows"]}
+        self.assertEqual(rows["isr.timer"]["count"], stats["isr.timer.count"])
+        self.assertEqual(rows["marker.sampling"]["count"], stats["marker.sampling.count"])
+        self.assertEqual(rows[""]["events"], stats["events"])
+
+    def test_live_and_view_go_together(self) -> None:
+        tmp = TempDir()
+        self.addCleanup(tmp.cleanup)
+        (tmp / "t.bin").write_bytes(b"")
+        result = run(["serve", "--live", str(tmp / "t.bin")])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--live and --view go together", result.stderr)
 
 
 def re_one(pattern: str, text: str) -> str:
