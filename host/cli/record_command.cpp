@@ -318,14 +318,10 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
 
   std::unique_ptr<ViewHookup> view;
   if (view_ != nullptr && view_->count() != 0) {
-    try {
-      view = std::make_unique<ViewHookup>(o.view_at, "record");
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "tband record: error: " << e.what() << "\n";
-      return kExitUsage;
-    } catch (const std::exception& e) {
-      std::cerr << "tband record: error: " << e.what() << "\n";
-      return kExitOutput;
+    int code = kExitOk;
+    view = start_view(o.view_at, "record", "tband record", code);
+    if (!view) {
+      return code;
     }
     view->attach(recorder);
     std::cerr << "tband record: live view at " << view->url() << std::endl;

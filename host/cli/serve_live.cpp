@@ -44,15 +44,10 @@ int serve_live(const std::string& file, const ServeLiveOptions& options) {
   }
   recorder.write_files = false;
   recorder.mode = options.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
-  std::unique_ptr<ViewHookup> view;
-  try {
-    view = std::make_unique<ViewHookup>(options.view_at, "follow");
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "tband serve: error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "tband serve: error: " << e.what() << "\n";
-    return kExitOutput;
+  int code = kExitOk;
+  const std::unique_ptr<ViewHookup> view = start_view(options.view_at, "follow", "tband serve", code);
+  if (!view) {
+    return code;
   }
   view->attach(recorder);
   std::cerr << "tband serve: following " << file << "; live view at " << view->url() << " (Ctrl+C to stop)"

@@ -1,5 +1,10 @@
 #include "cli/view_hookup.hpp"
 
+#include <iostream>
+#include <stdexcept>
+
+#include "cli/commands.hpp"
+
 namespace tband::cli {
 
 ViewHookup::ViewHookup(const std::string& address, std::string mode)
@@ -29,6 +34,20 @@ void ViewHookup::attach(record::RecorderOptions& recorder) {
     s.ended = p.ended;
     slot_.put(view_.snapshot_json(s));
   };
+}
+
+std::unique_ptr<ViewHookup> start_view(const std::string& address, std::string mode, std::string_view command,
+                                       int& exit_code) {
+  try {
+    return std::make_unique<ViewHookup>(address, std::move(mode));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << command << ": error: " << e.what() << "\n";
+    exit_code = kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << command << ": error: " << e.what() << "\n";
+    exit_code = kExitOutput;
+  }
+  return nullptr;
 }
 
 }  // namespace tband::cli

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "record/recorder.hpp"
 #include "view/live_view.hpp"
@@ -28,5 +29,10 @@ class ViewHookup {
   std::string mode_;
   std::unique_ptr<view::ViewServer> server_;
 };
+
+/// A ViewHookup for `command` ("tband record"); on failure prints why and
+/// returns nullptr with `exit_code` set (usage: a bad address; output: the port).
+[[nodiscard]] std::unique_ptr<ViewHookup> start_view(const std::string& address, std::string mode,
+                                                     std::string_view command, int& exit_code);
 
 }  // namespace tband::cli
