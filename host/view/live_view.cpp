@@ -158,6 +158,20 @@ void LiveView::start_window(std::uint64_t begin_ns) {
   for (const Thing& t : things_[static_cast<std::size_t>(Kind::kCounter)]) {
     window_->add_counter(t.name);
   }
+  // The names known so far (the recorder tells them now and then).
+  const auto named = [&](Kind kind, auto&& tell) {
+    const auto& list = things_[static_cast<std::size_t>(kind)];
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (!list[i].name.empty()) {
+        tell(static_cast<Index>(i), list[i]);
+      }
+    }
+  };
+  named(Kind::kIsr, [&](Index i, const Thing& t) { window_->name_isr(i, t.name); });
+  named(Kind::kMarker, [&](Index i, const Thing& t) { window_->name_marker(i, t.name); });
+  named(Kind::kValue, [&](Index i, const Thing& t) { window_->name_value(i, t.name); });
+  named(Kind::kTask, [&](Index i, const Thing& t) { window_->name_task(i, t.name, t.flag); });
+  named(Kind::kQueue, [&](Index i, const Thing& t) { window_->name_queue(i, t.name, t.flag); });
   window_->timestamp(begin_ns);
   for (std::size_t i = 0; i < task_states_.size(); ++i) {
     if (task_has_state_[i]) {
