@@ -12,6 +12,7 @@
 #include "cli/ctl_command.hpp"
 #include "cli/record_command.hpp"
 #include "cli/schema_options.hpp"
+#include "cli/serve_live.hpp"
 #include "input/input_format.hpp"
 #include "tband_events.hpp"
 
@@ -156,6 +157,9 @@ int run(int argc, char** argv) {
           ->type_name("[DIR]")
           ->excludes(serve_file_opt);
   serve_cmd->add_option("--ui-url", serve.ui_url, "For tests: the Perfetto UI the page opens")->group("");
+  // tband serve --live FILE --view: the live view of a growing trace (serve_live.hpp).
+  ServeLiveOptions serve_live_options;
+  add_serve_live_options(*serve_cmd, serve_live_options);
 
   AnalysisCommands analysis;
   analysis.add_to(app);
@@ -204,6 +208,9 @@ int run(int argc, char** argv) {
       return *code;
     }
     if (serve_cmd->parsed()) {
+      if (serve_live_wanted(serve_live_options)) {
+        return serve_live(serve.file, serve_live_options);
+      }
       serve.web = serve_web_opt->count() > 0;
       if (!serve.web && serve.file.empty()) {
         std::cerr << "tband serve: error: give the trace file to serve (or --web for the converter page)\n";

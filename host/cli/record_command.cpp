@@ -12,6 +12,7 @@
 #include "app/conversion.hpp"
 #include "ctl/protocol.hpp"
 #include "cli/schema_options.hpp"
+#include "cli/view_hookup.hpp"
 #include "record/recorder.hpp"
 #include "record/recording_file.hpp"
 #include "record/source.hpp"
@@ -278,6 +279,11 @@ void RecordCommand::add_to(CLI::App& app) {
                    "connects (repeatable, in order): start, stop, restart, metadata, snapshot, dropped, rejected")
       ->type_name("CMD")
       ->allow_extra_args(false);
+  view_ = cmd_->add_option("--view", options_.view_at,
+                           "Serve a live view of the recording (a page with the running task, ISRs, CPU load, values) "
+                           "at http://127.0.0.1:<free port>/, or at --view=ADDR:PORT; the URL is printed")
+              ->expected(0, 1)
+              ->type_name("[ADDR:]PORT");
 }
 
 std::optional<int> RecordCommand::run(const GlobalOptions& global) {
@@ -347,6 +353,17 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
   }
   recorder.schemas = schemas.get();
 
+  std::unique_ptr<ViewHookup> view;
+  if (view_ != nullptr && view_->count() != 0) {
+    int code = kExitOk;
+    view = start_view(o.view_at, "record", "tband record", code);
+    if (!view) {
+      return code;
+    }
+    view->attach(recorder);
+    std::cerr << "tband record: live view at " << view->url() << std::endl;
+  }
+
   record::RecordingResult result;
   try {
     result = record::record(recorder);
@@ -361,6 +378,10 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
     return kExitOutput;
   }
 
+  if (view) {
+    view->finish();
+    view.reset();
+  }
   std::cerr << "tband record: " << end_message(result) << "\n";
   for (std::size_t i = 0; i < result.parts.size(); ++i) {
     std::cerr << "tband record: " << recorder.sources[i].text << ":";

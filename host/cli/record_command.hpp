@@ -12,6 +12,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }  // namespace CLI
 
 namespace tband::cli {
@@ -32,6 +33,8 @@ struct RecordCmdOptions {
   std::string json;
   std::vector<std::string> schemas;
   std::vector<std::string> send;  // control-channel commands sent on connecting
+  bool view = false;       // --view given
+  std::string view_at;     // its [ADDR:]PORT, "" for 127.0.0.1 and a free port
 };
 
 /// A duration option ("30s", "500ms", a plain number of seconds). Throws UsageError.
@@ -46,6 +49,7 @@ class RecordCommand {
 
  private:
   CLI::App* cmd_ = nullptr;
+  CLI::Option* view_ = nullptr;
   RecordCmdOptions options_;
 };
 

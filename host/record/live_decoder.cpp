@@ -16,9 +16,11 @@ std::uint32_t core_count(const std::vector<SourceSpec>& sources) {
 
 }  // namespace
 
-LiveDecoder::LiveDecoder(const std::vector<SourceSpec>& sources, TraceMode mode, SchemaSet* schemas)
+LiveDecoder::LiveDecoder(const std::vector<SourceSpec>& sources, TraceMode mode, SchemaSet* schemas,
+                         TraceObserver* observer)
     : schemas_(schemas),
-      interpreter_(timeline_, diagnostics_, InterpreterOptions{mode, core_count(sources), nullptr}) {
+      cores_(core_count(sources)),
+      interpreter_(timeline_, diagnostics_, InterpreterOptions{mode, cores_, observer}) {
   for (std::size_t i = 0; i < sources.size(); ++i) {
     streams_.push_back(
         std::make_unique<EventStream>(sources[i].core.value_or(0), static_cast<std::uint32_t>(i), schemas));
@@ -31,6 +33,9 @@ void LiveDecoder::deliver(std::size_t index, const StreamItem& item) {
   interpret_item(interpreter_, item, origin, schemas_, counts_);
   if (item.dynamic || item.result.ok()) {
     last_event_ = item_info(item).name;
+    if (on_event_) {
+      on_event_(last_event_, item.core);
+    }
   }
 }
 

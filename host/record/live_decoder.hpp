@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -23,8 +24,10 @@ namespace tband::record {
 
 class LiveDecoder {
  public:
-  /// `schemas` (may be null) must outlive the decoder.
-  LiveDecoder(const std::vector<SourceSpec>& sources, TraceMode mode, SchemaSet* schemas);
+  /// `schemas` (may be null) must outlive the decoder; so must `observer`
+  /// (may be null), told of the model's events as `tband stats` is.
+  LiveDecoder(const std::vector<SourceSpec>& sources, TraceMode mode, SchemaSet* schemas,
+              TraceObserver* observer = nullptr);
 
   /// Bytes of source `index`, in the order they arrived.
   void push(std::size_t index, std::span<const std::uint8_t> bytes);
@@ -34,6 +37,10 @@ class LiveDecoder {
   void gap(std::size_t index, bool cut_frame, const std::string& message);
   /// The end of the recording: open frames, names never given, and so on.
   void finish();
+  /// Called with each decoded event's name and core (the view's event list).
+  void on_event(std::function<void(std::string_view name, std::uint32_t core)> f) { on_event_ = std::move(f); }
+  /// Tells the observer the names known so far.
+  void observe_names_now() { interpreter_.observe_names_now(); }
 
   [[nodiscard]] std::uint64_t events() const noexcept { return interpreter_.events(); }
   [[nodiscard]] std::uint64_t decode_errors() const noexcept { return counts_.decode_errors; }
@@ -62,11 +69,15 @@ class LiveDecoder {
   /// The name of the newest decoded event ("" before the first).
   [[nodiscard]] std::string_view last_event() const noexcept { return last_event_; }
   [[nodiscard]] const Diagnostics& diagnostics() const noexcept { return diagnostics_; }
+  [[nodiscard]] std::uint64_t first_ts_ns() const noexcept { return interpreter_.first_ts_ns(); }
+  [[nodiscard]] std::uint64_t last_ts_ns() const noexcept { return interpreter_.last_ts_ns(); }
+  [[nodiscard]] std::uint32_t cores() const noexcept { return cores_; }
 
  private:
   void deliver(std::size_t index, const StreamItem& item);
 
   SchemaSet* schemas_;
+  std::uint32_t cores_;
   NameTable names_;
   Timeline timeline_{names_};
   Diagnostics diagnostics_;
@@ -75,6 +86,7 @@ class LiveDecoder {
   std::vector<std::string> names_of_sources_;
   ItemCounts counts_;
   std::string_view last_event_;
+  std::function<void(std::string_view, std::uint32_t)> on_event_;
 };
 
 }  // namespace tband::record

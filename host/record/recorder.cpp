@@ -97,16 +97,22 @@ class Recorder {
  public:
   explicit Recorder(const RecorderOptions& options)
       : options_(options),
-        decoder_(options.sources, options.mode, options.schemas),
+        decoder_(options.sources, options.mode, options.schemas, options.observer),
         status_(options.status, options.status_interval),
-        buffer_(std::make_unique<std::uint8_t[]>(kReadSize)) {}
+        buffer_(std::make_unique<std::uint8_t[]>(kReadSize)) {
+    if (options.on_event) {
+      decoder_.on_event(options.on_event);
+    }
+  }
 
   RecordingResult run() {
     start_ = Clock::now();
     for (std::size_t i = 0; i < options_.sources.size(); ++i) {
       Channel c;
       c.source = make_source(options_.sources[i]);
-      c.file = std::make_unique<RecordingFile>(options_.outputs[i], options_.rotate_bytes, options_.compress);
+      if (options_.write_files) {
+        c.file = std::make_unique<RecordingFile>(options_.outputs[i], options_.rotate_bytes, options_.compress);
+      }
       c.next_attempt = start_;
       channels_.push_back(std::move(c));
     }
@@ -143,8 +149,14 @@ class Recorder {
         break;
       }
       next_status = status_.update(figures(), now);
+      if (options_.on_progress && now >= next_progress_) {
+        progress(false);
+        next_progress_ = now + options_.progress_interval;
+      }
       for (Channel& c : channels_) {
-        c.file->end_due_frame(now);  // compressed: a frame open for a while goes to disk
+        if (c.file) {
+          c.file->end_due_frame(now);  // compressed: a frame open for a while goes to disk
+        }
       }
 
       fds.clear();
@@ -153,6 +165,9 @@ class Recorder {
       fds.push_back({options_.command_line && stdin_open_ ? STDIN_FILENO : -1, POLLIN, 0});  // -1: poll skips it
       bool ready = false;
       Clock::time_point wake = next_status;
+      if (options_.on_progress) {
+        wake = std::min(wake, next_progress_);
+      }
       if (options_.duration) {
         wake = std::min(wake, start_ + *options_.duration);
       }
@@ -163,7 +178,7 @@ class Recorder {
           owners.push_back(i);
         }
         ready = ready || (c.state == State::kOpen && c.ready);
-        if (const auto due = c.file->frame_due()) {
+        if (const auto due = c.file ? c.file->frame_due() : std::nullopt) {
           wake = std::min(wake, *due);
         }
         if (c.state == State::kWaiting) {
@@ -237,8 +252,12 @@ class Recorder {
       c.ready = true;  // a followed file already holds data; a socket may too
       if (!c.ever_connected) {
         c.ever_connected = true;
-        c.file->start();
-        status_.message(spec.text + ": connected, recording to " + options_.outputs[i]);
+        if (c.file) {
+          c.file->start();
+          status_.message(spec.text + ": connected, recording to " + options_.outputs[i]);
+        } else {
+          status_.message(spec.text + ": following it");
+        }
       } else {
         record_gap(i, now);
       }
@@ -312,7 +331,7 @@ class Recorder {
 
   void record_gap(std::size_t i, Clock::time_point now) {
     Channel& c = channels_[i];
-    const bool cut = !c.file->at_frame_boundary();
+    const bool cut = c.file && !c.file->at_frame_boundary();
     if (cut) {
       // Close the frame the loss cut short, so it cannot merge with the
       // first bytes after the gap; it shows as one undecodable frame.
@@ -354,7 +373,9 @@ class Recorder {
         stop(RecordingEnd::kMaxBytes, "--max-bytes reached");
       }
     }
-    c.file->write(bytes);
+    if (c.file) {
+      c.file->write(bytes);
+    }
     decoder_.push(i, bytes);
     c.bytes += bytes.size();
     total_bytes_ += bytes.size();
@@ -405,16 +426,42 @@ class Recorder {
     return f;
   }
 
+  void progress(bool ended) {
+    decoder_.observe_names_now();
+    RecordingProgress p;
+    p.figures = figures();
+    p.seconds = seconds_between(start_, Clock::now());
+    p.gaps = gaps_;
+    p.first_ts_ns = decoder_.first_ts_ns();
+    p.last_ts_ns = decoder_.last_ts_ns();
+    p.cores = decoder_.cores();
+    p.diagnostics = &decoder_.diagnostics();
+    for (const Channel& c : channels_) {
+      p.files.push_back(c.file && !c.file->parts().empty() ? c.file->parts().back() : std::string{});
+    }
+    p.rotate_bytes = options_.rotate_bytes;
+    p.compress = options_.compress;
+    p.ended = ended;
+    options_.on_progress(p);
+  }
+
   RecordingResult finish() {
     status_.clear();
     RecordingResult result;
     for (Channel& c : channels_) {
       c.source->close();
-      c.file->start();  // a recording that ended normally has its file, however empty
-      c.file->sync();
-      result.parts.push_back(c.file->parts());
+      if (c.file) {
+        c.file->start();  // a recording that ended normally has its file, however empty
+        c.file->sync();
+        result.parts.push_back(c.file->parts());
+      } else {
+        result.parts.emplace_back();
+      }
     }
     decoder_.finish();
+    if (options_.on_progress) {
+      progress(true);  // the final figures, names and all
+    }
     result.end = end_.value_or(RecordingEnd::kInputEnded);
     result.end_reason = end_reason_;
     result.bytes = total_bytes_;
@@ -440,6 +487,7 @@ class Recorder {
   Clock::time_point start_;
   std::uint64_t total_bytes_ = 0;
   std::uint64_t gaps_ = 0;
+  Clock::time_point next_progress_{};
   std::optional<RecordingEnd> end_;
   std::string end_reason_;
 };
@@ -447,7 +495,7 @@ class Recorder {
 }  // namespace
 
 RecordingResult record(const RecorderOptions& options) {
-  if (options.sources.size() != options.outputs.size()) {
+  if (options.write_files && options.sources.size() != options.outputs.size()) {
     throw std::invalid_argument("record: one output per source");
   }
   Recorder recorder{options};

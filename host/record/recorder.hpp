@@ -26,6 +26,20 @@ class NotConnectedError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What on_progress gets: the status line's figures and more.
+struct RecordingProgress {
+  StatusFigures figures;
+  double seconds = 0;
+  std::uint64_t gaps = 0;
+  std::uint64_t first_ts_ns = 0, last_ts_ns = 0;  // of the decoded events
+  std::uint32_t cores = 1;
+  const Diagnostics* diagnostics = nullptr;  // the live decoder's, valid during the call
+  std::vector<std::string> files;  // the part each source writes to now
+  std::uint64_t rotate_bytes = 0;
+  bool compress = false;
+  bool ended = false;  // the last call: the recording ended, everything decoded
+};
+
 struct RecorderOptions {
   std::vector<SourceSpec> sources;
   std::vector<std::string> outputs;  // one file per source
@@ -47,7 +61,16 @@ struct RecorderOptions {
   /// std::invalid_argument, whose message is shown, for a line that is no
   /// command. Unset: stdin is not read.
   std::function<std::vector<std::uint8_t>(const std::string&)> command_line;
+  bool write_files = true;  // false: decode only (tband serve --live: the file is someone else's)
+  // The live view (tband record --view): told of the model's events, of each
+  // event's name, and every progress_interval of the recording's progress, on
+  // the recording's thread (so each must be quick and must never wait).
+  TraceObserver* observer = nullptr;
+  std::function<void(std::string_view name, std::uint32_t core)> on_event;
+  std::function<void(const RecordingProgress&)> on_progress;
+  std::chrono::milliseconds progress_interval{200};
 };
+
 
 enum class RecordingEnd : std::uint8_t { kInputEnded, kSignal, kDuration, kMaxBytes };
 

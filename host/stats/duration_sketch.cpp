@@ -2,8 +2,32 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace tband {
+
+DurationSketch::DurationSketch(const DurationSketch& other)
+    : count_(other.count_),
+      total_(other.total_),
+      min_(other.min_),
+      max_(other.max_),
+      min_at_(other.min_at_),
+      max_at_(other.max_at_),
+      exact_(other.exact_) {
+  for (std::size_t b = 0; b < kBlocks; ++b) {
+    if (other.blocks_[b]) {
+      blocks_[b] = std::make_unique<Block>(*other.blocks_[b]);
+    }
+  }
+}
+
+DurationSketch& DurationSketch::operator=(const DurationSketch& other) {
+  if (this != &other) {
+    DurationSketch copy{other};
+    *this = std::move(copy);
+  }
+  return *this;
+}
 
 DurationSketch::Bucket DurationSketch::bucket_of(std::size_t block, std::size_t sub, std::uint64_t count) noexcept {
   if (block == 0) {

@@ -27,6 +27,14 @@ class DurationSketch {
   /// The stated bound on a percentile's relative error beyond kExactSamples.
   static constexpr double kRelativeError = 1.0 / (2.0 * kSubBuckets);
 
+  DurationSketch() = default;
+  /// A deep copy (a live view's figures so far, the original going on).
+  DurationSketch(const DurationSketch& other);
+  DurationSketch& operator=(const DurationSketch& other);
+  DurationSketch(DurationSketch&&) noexcept = default;
+  DurationSketch& operator=(DurationSketch&&) noexcept = default;
+  ~DurationSketch() = default;
+
   void add(std::uint64_t ns, std::uint64_t at_ns) {
     if (count_ == 0 || ns < min_) {
       min_ = ns;

@@ -152,6 +152,17 @@ class StatsCollector final : public TraceObserver {
 
   /// Closes what is still open at the trace's end and builds the figures.
   [[nodiscard]] TraceStats finish(const TraceTotals& totals);
+  /// The figures so far as finish() would give them now, the collector going
+  /// on (it finishes a copy): what a live view shows while recording.
+  [[nodiscard]] TraceStats snapshot(const TraceTotals& totals) const {
+    StatsCollector copy{*this};
+    return copy.finish(totals);
+  }
+
+ private:
+  StatsCollector(const StatsCollector&) = default;
+
+ public:
 
  private:
   struct Isr {

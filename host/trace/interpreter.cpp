@@ -241,17 +241,21 @@ void TraceInterpreter::finish() {
 // Things are named at the end: names may come after first use. An observer
 // (a stats row) gets the name of the thing's track.
 void TraceInterpreter::name_observed() {
-  markers_.observe_names(global_markers_);
-  isrs_.observe_names();
-  for (auto& [id, t] : tasks_.entries()) {
-    observer_.name_task(t.obs_id, task_label(id), t.kind == TaskKind::kIdle);
-    markers_.observe_names(t.markers);
-  }
+  observe_names_now();
   // Named but never used: rows of zeros, so that rules can say "never".
   markers_.observe_unused(global_markers_);
   isrs_.observe_unused();
   for (auto& [id, t] : tasks_.entries()) {
     markers_.observe_unused(t.markers);
+  }
+}
+
+void TraceInterpreter::observe_names_now() {
+  markers_.observe_names(global_markers_);
+  isrs_.observe_names();
+  for (auto& [id, t] : tasks_.entries()) {
+    observer_.name_task(t.obs_id, task_label(id), t.kind == TaskKind::kIdle);
+    markers_.observe_names(t.markers);
   }
   syncs_.name_observed([](const SyncObjects::Object& q) { return is_freertos_mutex(q.queue_kind); });
 }

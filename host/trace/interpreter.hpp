@@ -84,6 +84,9 @@ class TraceInterpreter {
   void report(DiagnosticKind kind, std::string message) { diagnose(kind, std::nullopt, std::move(message)); }
   /// End of the trace: reports ids that were used but never named, and more.
   void finish();
+  /// Tells the observer the names known so far (finish() tells them all at
+  /// the end): for a view that shows the figures while the trace goes on.
+  void observe_names_now();
 
   [[nodiscard]] std::uint64_t events() const noexcept { return events_; }
   /// Earliest and latest event time in ns (core_id's tick-0 stamp aside); equal when none.

@@ -22,9 +22,15 @@ class TraceObserver {
   static constexpr Index kNone = 0xFFFFFFFFu;
 
   TraceObserver() = default;
-  TraceObserver(const TraceObserver&) = delete;
   TraceObserver& operator=(const TraceObserver&) = delete;
   virtual ~TraceObserver() = default;
+
+ protected:
+  /// For an observer that copies itself (a snapshot of its figures so far);
+  /// protected, so that no observer is copied through its base.
+  TraceObserver(const TraceObserver&) = default;
+
+ public:
 
   // ---- things, as the model meets them ---------------------------------------
   virtual Index add_isr(std::uint32_t core) = 0;

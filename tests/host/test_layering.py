@@ -34,7 +34,8 @@ LAYERS: dict[str, set[str]] = {
     "record": {"common", "decode", "schema", "input", "trace", "import"},
     "ctl": {"decode"},  # and the target's tband/crc16.h
     "serve": {"common"},
-    "cli": {"common", "decode", "schema", "input", "trace", "stats", "report", "app", "record", "ctl", "serve"},
+    "view": {"common", "trace", "stats", "serve"},  # the live view: stats' figures, served
+    "cli": {"common", "decode", "schema", "input", "trace", "stats", "report", "app", "record", "ctl", "serve", "view"},
     # The WebAssembly converter's entry (the web page's tband.js), beside cli/.
     "web": {"common", "decode", "schema", "input", "trace", "stats", "app"},
 }
