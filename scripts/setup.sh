@@ -12,8 +12,6 @@ packages=(
   python3 python3-jinja2 python3-yaml
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
-  # libFuzzer and the second host compiler
-  clang libclang-rt-14-dev
   # Cortex-M cross-compiler for the target code
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib
   # the tband CLI: protobuf (only the tests: .pftrace read back), JSON, command line, HTTP server
@@ -22,18 +20,20 @@ packages=(
   libyaml-dev
   # compressed traces: zstd and gzip inputs, `tband record --compress`; the zstd command checks them in tests
   libzstd-dev zlib1g-dev zstd
-  # CLI benchmark: babeltrace2 decodes the same events as CTF; GNU time for peak RSS
-  babeltrace2 time
   # the demo firmware and its end-to-end tests run under QEMU; `column` formats the demo's table
   qemu-system-arm bsdextrautils
-  # `tband report`'s page is rendered in headless Chromium by the CLI tests (about 20 s to install)
-  chromium
-  # `tband conv --vcd`'s output is read back by sigrok-cli (libsigrok) and GTKWave's vcd2fst/fst2vcd in the CLI tests;
-  # GTKWave opens its .gtkw save file under Xvfb (xvfb-run needs xauth)
-  sigrok-cli gtkwave xvfb xauth
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(
+    # libFuzzer and the second host compiler
+    clang libclang-rt-14-dev
+    # CLI benchmark: babeltrace2 decodes the same events as CTF; GNU time for peak RSS
+    babeltrace2 time
+    # headless Chromium renders `tband report`'s page, the serve and web pages and the live view in the tests
+    chromium
+    # `tband conv --vcd`'s output is read back by sigrok-cli (libsigrok) and GTKWave's vcd2fst/fst2vcd in the CLI tests;
+    # GTKWave opens its .gtkw save file under Xvfb (xvfb-run needs xauth)
+    sigrok-cli gtkwave xvfb xauth
     # the web converter (WebAssembly, scripts/build_web.sh) and its tests under Node (nodejs comes with it)
     emscripten
   )
