@@ -3,24 +3,26 @@
 under QEMU with its UART on a TCP chardev that does not wait for a client, so
 it streams before anyone listens. `tband record` attaches late and asks for
 the names (`--send metadata`), then its interactive line (a pseudo-terminal)
-stops and restarts streaming and queries the dropped count. Every step waits
-for the target's acknowledgement in the recording, never for time."""
+stops and restarts streaming, queries the dropped count, and silences the ADC
+interrupt with a run-time filter and lets it back in. Every step waits for the
+target's acknowledgement in the recording, never for time."""
 
 from __future__ import annotations
 
 import os
 import pty
 import subprocess
-import tempfile
 import unittest
-from pathlib import Path
 
 from tests.cli.recording import Recording, unused_port, wait_for
 
 from . import qemu
-from .support import path_from_env, require_qemu_and_firmware
+from .support import FirmwareTestCase
 
 CTL_ACK, ISR_NAME, ISR_ENTER, TS_RESOLUTION = 0x20, 0x03, 0x04, 0x02
+FILTER_OBJECT_OFF, FILTER_OBJECT_ON = 0x19, 0x1A
+CMD_FILTER_OBJECT = 0x0A
+ISR_TICK, ISR_ADC = 1, 2  # examples/workload/sensor_workload.h
 
 
 def varint(data: bytes, at: int) -> tuple[int, int]:
@@ -62,27 +64,45 @@ def ack_of(frame: bytes) -> tuple[int, int] | None:
     return cmd, status
 
 
-def index_of_ack(found: list[bytes], cmd: int) -> int | None:
+def index_of_ack(found: list[bytes], cmd: int, nth: int = 0) -> int | None:
+    """Index of the nth (0: first) successful acknowledgement of cmd."""
     for i, frame in enumerate(found):
         if ack_of(frame) == (cmd, 0):
-            return i
+            if nth == 0:
+                return i
+            nth -= 1
     return None
 
 
-class QemuControlTest(unittest.TestCase):
+def isr_entered(frame: bytes) -> int | None:
+    """The ISR id of an isr_enter frame."""
+    if not frame or frame[0] != ISR_ENTER:
+        return None
+    try:
+        _, at = varint(frame, 1)
+        return varint(frame, at)[0]
+    except IndexError:
+        return None
+
+
+def object_change(frame: bytes) -> tuple[int, int] | None:
+    """(event id, object id) of a filter_object_off/on frame."""
+    if not frame or frame[0] not in (FILTER_OBJECT_OFF, FILTER_OBJECT_ON):
+        return None
+    try:
+        _, at = varint(frame, 1)
+        return frame[0], varint(frame, at)[0]
+    except IndexError:
+        return None
+
+
+class QemuControlTest(FirmwareTestCase):
     @classmethod
     def setUpClass(cls) -> None:
-        firmware = require_qemu_and_firmware()
-        cls.elf = firmware / "demo_control.elf"
+        super().setUpClass()
+        cls.elf = cls.firmware / "demo_control.elf"
         if not cls.elf.exists():
             raise AssertionError(f"{cls.elf} was not built")
-        cls.cli = path_from_env("TBAND_CLI")
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.out = Path(cls.tmp.name)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.tmp.cleanup()
 
     def test_attach_late_get_names_stop_and_restart(self) -> None:
         port = unused_port()
@@ -112,6 +132,23 @@ class QemuControlTest(unittest.TestCase):
                      "interrupts traced after the restart", process=recording)
             os.write(master, b"dropped\n")
             wait_for(lambda: acked(0x05), "the dropped query's acknowledgement", process=recording)
+
+            def isrs_after(ack: int, isr: int) -> int:
+                found = recorded()
+                return sum(isr_entered(f) == isr for f in found[ack:])
+
+            os.write(master, b"filter -isr 2\n")
+            wait_for(lambda: index_of_ack(recorded(), CMD_FILTER_OBJECT) is not None,
+                     "the filter command's acknowledgement", process=recording)
+            off = index_of_ack(recorded(), CMD_FILTER_OBJECT)
+            wait_for(lambda: isrs_after(off, ISR_TICK) >= 200, "tick interrupts while the ADC's is filtered",
+                     process=recording)
+            os.write(master, b"filter +isr 2\n")
+            wait_for(lambda: index_of_ack(recorded(), CMD_FILTER_OBJECT, 1) is not None,
+                     "the second filter command's acknowledgement", process=recording)
+            on = index_of_ack(recorded(), CMD_FILTER_OBJECT, 1)
+            wait_for(lambda: isrs_after(on, ISR_ADC) >= 3, "ADC interrupts after the filter let them in again",
+                     process=recording)
             recording.interrupt()
             self.assertEqual(recording.finish(timeout=300), 0, recording.stderr())
         finally:
@@ -139,6 +176,14 @@ class QemuControlTest(unittest.TestCase):
         self.assertEqual(stopped, [], "events while stopped")
         self.assertTrue(any(f[0] == ISR_NAME for f in found[restart:start]), "start sends the names again")
         self.assertIn("sent 'stop' to 1 source(s)", recording.stderr())
+        # Silenced: between the two filter commands not one ADC interrupt
+        # (an ADC interrupt fires every few ticks), and the trace says why.
+        off, on = index_of_ack(found, CMD_FILTER_OBJECT), index_of_ack(found, CMD_FILTER_OBJECT, 1)
+        self.assertEqual([i for i in range(off, on) if isr_entered(found[i]) == ISR_ADC], [], "ADC traced while filtered")
+        self.assertGreater(sum(isr_entered(f) == ISR_ADC for f in found[start:off]), 0, "ADC traced before the filter")
+        changes = [object_change(f) for f in found[start:] if object_change(f) is not None]
+        self.assertEqual(changes, [(FILTER_OBJECT_OFF, ISR_ADC), (FILTER_OBJECT_ON, ISR_ADC)])
+        self.assertLess(max(i for i in range(start, off) if object_change(found[i])), off)
 
 
 if __name__ == "__main__":
