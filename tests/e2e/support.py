@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -31,3 +32,23 @@ def require_qemu_and_firmware() -> Path:
             raise AssertionError(f"QEMU tests required but {message}")
         raise unittest.SkipTest(f"QEMU tests skipped: {message}")
     return firmware
+
+
+class FirmwareTestCase(unittest.TestCase):
+    """A test class that runs the demo firmware: `firmware` (the folder of
+    ELFs), `cli` (tband) and `out` (a temporary folder, removed at the end)."""
+
+    firmware: Path
+    cli: Path
+    out: Path
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.firmware = require_qemu_and_firmware()
+        cls.cli = path_from_env("TBAND_CLI")
+        cls._tmp = tempfile.TemporaryDirectory()
+        cls.out = Path(cls._tmp.name)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls._tmp.cleanup()

@@ -7,12 +7,11 @@ from __future__ import annotations
 import shutil
 import statistics
 import subprocess
-import tempfile
 import unittest
 from pathlib import Path
 
 from . import qemu
-from .support import path_from_env, require_qemu_and_firmware
+from .support import FirmwareTestCase
 from tests.cli.vcd_read import steps, through_gtkwave, through_sigrok
 
 from .trace_checks import convert, dump, events_inside, isr_intervals, nearest_rank, span_problems, stats
@@ -29,18 +28,7 @@ TICKS_PER_MS = 1_000_000 // NS_PER_TICK
 ADC_NOMINAL_PERIOD = TICKS_PER_MS // 2  # 2 kHz
 
 
-class QemuFirmwareTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.firmware = require_qemu_and_firmware()
-        cls.cli = path_from_env("TBAND_CLI")
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.out = Path(cls.tmp.name)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.tmp.cleanup()
-
+class QemuFirmwareTest(FirmwareTestCase):
     def run_variant(self, variant: str, name: str) -> Path:
         serial = self.out / name
         status = qemu.run_to_exit(self.firmware / f"demo_{variant}.elf", serial)

@@ -14,28 +14,15 @@ run sent."""
 from __future__ import annotations
 
 import subprocess
-import tempfile
 import unittest
-from pathlib import Path
 
 from tests.cli.recording import Recording, unused_port
 
 from . import qemu
-from .support import path_from_env, require_qemu_and_firmware
+from .support import FirmwareTestCase
 
 
-class QemuRecordTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.firmware = require_qemu_and_firmware()
-        cls.cli = path_from_env("TBAND_CLI")
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.out = Path(cls.tmp.name)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.tmp.cleanup()
-
+class QemuRecordTest(FirmwareTestCase):
     def test_live_recording_equals_the_file_capture(self) -> None:
         elf = self.firmware / "demo_streaming.elf"
         sent = self.out / "sent.bin"  # every byte the firmware wrote to the UART's chardev

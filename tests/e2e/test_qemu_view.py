@@ -14,32 +14,23 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import unittest
-from pathlib import Path
 
 from tests.cli.recording import Recording, unused_port
 from tests.cli.view_client import (assert_figures_match, chromium, find_chromium, page_figures, view_url,
                                    wait_for_viewers)
 
 from . import qemu
-from .support import path_from_env, require_qemu_and_firmware
+from .support import FirmwareTestCase
 
 
-class QemuViewTest(unittest.TestCase):
+class QemuViewTest(FirmwareTestCase):
     @classmethod
     def setUpClass(cls) -> None:
-        cls.firmware = require_qemu_and_firmware()
         cls.browser = find_chromium()
         if cls.browser is None:
             raise unittest.SkipTest("QEMU tests skipped: no headless browser (apt-get install chromium) for the view")
-        cls.cli = path_from_env("TBAND_CLI")
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.out = Path(cls.tmp.name)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.tmp.cleanup()
+        super().setUpClass()
 
     def test_view_of_the_demo_shows_what_tband_stats_says(self) -> None:
         sent = self.out / "sent.bin"
