@@ -22,6 +22,9 @@ void ViewHookup::attach(record::RecorderOptions& recorder) {
     s.decode_errors = p.figures.decode_errors;
     s.dropped_events = p.figures.dropped_events;
     s.gaps = p.gaps;
+    if (p.figures.link_checked) {  // frames lost on the link, once a source announced link integrity
+      s.link_losses = p.figures.link_lost;
+    }
     s.sources = p.figures.sources;
     s.sources_open = p.figures.sources_open;
     s.first_ts_ns = p.first_ts_ns;

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .recording import Recording, TraceServer
 from .support import TBAND, TempDir, make_trace, run
+from .test_link import link_trace
 from .view_client import (StalledClient, StreamReader, assert_figures_match, chromium, find_chromium, page_figures,
                           view_url, wait_for_viewers, wait_until)
 
@@ -152,6 +153,23 @@ class RecordView(unittest.TestCase):
         self.assertEqual(rows["isr.timer"]["count"], stats["isr.timer.count"])
         self.assertEqual(rows[""]["events"], stats["events"])
         self.assertIn("tband record: recorded", rec.stderr())
+
+
+    def test_frames_lost_on_the_link_are_shown(self) -> None:
+        trace = link_trace()  # link integrity: 3 frames lost, 1 corrupt, 1 sent twice
+        server, rec, out = self.start("link.bin")
+        conn = server.accept(rec)
+        reader = StreamReader(view_url(rec))
+        wait_for_viewers(view_url(rec), 1, rec)
+        conn.sendall(trace)
+        wait_until(lambda: reader.snapshots and reader.snapshots[-1]["recording"]["bytes"] == len(trace),
+                   "every byte in the view")
+        rec.interrupt()
+        self.assertEqual(rec.finish(), 0, rec.stderr())
+        conn.close()
+        reader.wait()
+        self.assertEqual(reader.snapshots[-1]["recording"]["link_losses"], 3)
+        self.assertEqual(out.read_bytes(), trace)
 
 
 class ServeLiveView(unittest.TestCase):
