@@ -75,6 +75,8 @@ async function drive() {
     pageState = await evaluate("document.body.dataset.state || ''");
     responsive.push(Date.now() - t0);
     if (pageState === 'done' || pageState === 'error') break;
+    // Refused before converting (e.g. above the size limit): the error shows, the state stays ''.
+    if (await evaluate("!document.getElementById('error').hidden")) break;
     await sleep(50);
   }
   const result = {
