@@ -247,3 +247,16 @@ class SchemaEncoder:
             else:
                 data.append(self.enums[kind][value] if isinstance(value, str) else value)
         return self.cobs(bytes(data))
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE, bit by bit: the check of link integrity and of
+    control-channel frames (the firmware and the host use a table,
+    target/include/tband/crc16.h)."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+            crc &= 0xFFFF
+    return crc

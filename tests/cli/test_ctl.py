@@ -11,19 +11,9 @@ import threading
 import unittest
 
 from .recording import TIMEOUT, Recording, TraceServer, unused_port, wait_for
-from .support import SchemaEncoder, TempDir, run
+from .support import SchemaEncoder, TempDir, crc16, run
 
 ENCODER = SchemaEncoder()
-
-
-def crc16(data: bytes) -> int:
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-            crc &= 0xFFFF
-    return crc
 
 
 def cobs_decode(frame: bytes) -> bytes | None:

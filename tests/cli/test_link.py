@@ -8,19 +8,8 @@ other CLI tests' business: it decodes as before."""
 import json
 import unittest
 
-from tests.cli.support import SchemaEncoder, run
+from tests.cli.support import SchemaEncoder, crc16, run
 from tests.cli.test_cli import CliTestCase
-
-
-def crc16(data):
-    """CRC-16/CCITT-FALSE, bit by bit (the firmware's and host's use a table)."""
-    crc = 0xFFFF
-    for b in data:
-        crc ^= b << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-            crc &= 0xFFFF
-    return crc
 
 
 def cobs_decode(frame):
