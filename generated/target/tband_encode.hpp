@@ -355,14 +355,19 @@ inline constexpr bool kSchemaIdFrameExact = sizeof(kUserGroupNames) - 1 <= kMaxS
 /// kMaxStrLen. buf must hold the event's kMaxFramedLen bytes; returns the
 /// frame length.
 ///
-/// It writes the raw event behind the room COBS may need, then frames it in
-/// place, front to back (the framed bytes never overtake the raw ones): plain
-/// loops with their state in registers, four arguments in registers, small in
-/// code and in stack.
+/// When every event fits one COBS block (kMaxRawLen at most 254 bytes, as
+/// with the default string length), it frames the event as it writes it,
+/// front to back: a zero byte (an id, a varlen's last byte, a u8, a counted
+/// string's byte) becomes the code byte of the block after it. Else it writes
+/// the raw event behind the room COBS may need, then frames it in place, front
+/// to back (the framed bytes never overtake the raw ones). Plain loops with
+/// their state in registers, four arguments in registers, small in code and
+/// in stack.
 TBAND_ENCODE_SHARED constexpr std::size_t encode_fields(std::uint8_t* buf, std::uint32_t spec,
                                                         const std::uint64_t* ints, const char* str) noexcept {
+  constexpr bool kOneBlock = kMaxRawLen <= detail::kMaxOneBlockRawLen;
   std::size_t room = 1;  // COBS code bytes before the raw event's first byte
-  if constexpr (kMaxRawLen > detail::kMaxOneBlockRawLen) {
+  if constexpr (!kOneBlock) {
     std::size_t longest = 1 + (str != nullptr ? kMaxStrLen : 0);
     for (std::uint32_t widths = (spec >> 8) & 0xFFFFu; widths != 0; widths >>= 2) {
       longest += (widths & 3u) == 1u ? 1 : (widths & 3u) == 2u ? 5 : 10;
@@ -371,11 +376,28 @@ TBAND_ENCODE_SHARED constexpr std::size_t encode_fields(std::uint8_t* buf, std::
   }
   std::uint8_t* const raw = buf + room;
   std::uint8_t* end = raw;
-  *end++ = static_cast<std::uint8_t>(spec);
-  for (std::uint32_t widths = (spec >> 8) & 0xFFFFu; widths != 0; widths >>= 2) {
+  std::uint8_t* code = buf;  // one block: the open block's code byte
+  // A byte that may be zero (one block: framed at once); varlen continuation
+  // bytes, never zero, go straight in.
+  const auto put = [&](std::uint32_t byte) __attribute__((always_inline)) {
+    *end = static_cast<std::uint8_t>(byte);
+    if (kOneBlock && static_cast<std::uint8_t>(byte) == 0) {
+      *code = static_cast<std::uint8_t>(end - code);
+      code = end;
+    }
+    ++end;
+  };
+  // The id, then each field: a field's last byte (or a u8) goes in with the
+  // next turn's put(), so that there is one copy of it.
+  std::uint32_t low = spec & 0xFFu;
+  for (std::uint32_t widths = (spec >> 8) & 0xFFFFu;; widths >>= 2) {
+    put(low);
+    if (widths == 0) {
+      break;
+    }
     // In 32-bit halves: on 32-bit targets fewer registers and no 64-bit compares.
     const std::uint64_t value = *ints++;
-    auto low = static_cast<std::uint32_t>(value);
+    low = static_cast<std::uint32_t>(value);
     auto high = static_cast<std::uint32_t>(value >> 32);
     if ((widths & 3u) != 1u) {
       while (high != 0 || low >= 0x80u) {
@@ -384,27 +406,23 @@ TBAND_ENCODE_SHARED constexpr std::size_t encode_fields(std::uint8_t* buf, std::
         high >>= 7;
       }
     }
-    *end++ = static_cast<std::uint8_t>(low);
   }
   if (str != nullptr) {
-    const bool counted = (spec & kStrLenGiven) != 0;
+    // Counted: every byte, zeros too; else up to the terminator.
+    const std::uint32_t counted = spec & kStrLenGiven;
     std::size_t len = kMaxStrLen;
-    if (counted && static_cast<std::size_t>(*ints) < len) {
+    if (counted != 0 && static_cast<std::size_t>(*ints) < len) {
       len = static_cast<std::size_t>(*ints);
     }
-    for (const char* c = str; c != str + len && (counted || *c != '\0'); ++c) {
-      *end++ = static_cast<std::uint8_t>(*c);
+    for (const char* c = str; c != str + len; ++c) {
+      const auto byte = static_cast<std::uint8_t>(*c);
+      if ((byte | counted) == 0) {
+        break;
+      }
+      put(byte);
     }
   }
-  std::uint8_t* code = buf;
-  if constexpr (kMaxRawLen <= detail::kMaxOneBlockRawLen) {
-    // One block: every zero becomes the code byte of the block after it.
-    for (std::uint8_t* in = raw; in != end; ++in) {
-      if (*in == 0) {
-        *code = static_cast<std::uint8_t>(in - code);
-        code = in;
-      }
-    }
+  if constexpr (kOneBlock) {
     *code = static_cast<std::uint8_t>(end - code);
     *end = 0;
     return static_cast<std::size_t>(end - buf) + 1;

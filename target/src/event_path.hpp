@@ -9,7 +9,9 @@
 //  - encode first (all other cases): the event is encoded into the core's
 //    event buffer, then handed to trace_frame, which delivers it, or when
 //    reports are owed, sends them first. Nothing is live across a call on the
-//    fast path, which keeps it short.
+//    fast path, which keeps it short. (Built for size with one core and an
+//    in-place backend, the hook body first puts the usual event straight
+//    into the buffer itself: hook_body.hpp's encoded_in_place().)
 // All of it is inlined into the caller: built for size, that is the hooks'
 // one shared body, and the stack below it is the slow path's one level
 // (emit_reports, which calls the encoder and the backend itself) and the

@@ -133,18 +133,53 @@ __attribute__((always_inline)) inline void stamp_fields_inline(std::uint32_t kin
   fields[kTsSlot] = tband_portTIMESTAMP();
 }
 
+/// Built for size with one core and an in-place backend (snapshot, staged
+/// stream), the usual case of an event with a timestamp (no report due, room
+/// in the buffer) is encoded straight into the buffer, not into the core's
+/// event buffer and then copied: the leaf fast path's checks (above), after
+/// stamp_fields(). True if it was; else the body goes on as for any backend.
+inline constexpr bool kSizeInPlace = kOptimizeForSize && backend::kEncodesInPlace && !kMultiCore;
+static_assert(!kSizeInPlace || CoreReports::kStoredLess == 1, "the in-place path reads the countdown less one");
+
+/// A template so that only in-place backends need the Writer's room_for() and append_in_place().
+template <class Writer = backend::Writer>
+__attribute__((always_inline)) inline bool encoded_in_place_inline(std::uint32_t kind) noexcept {
+  if constexpr (kSizeInPlace) {
+    CoreReports& reports = g_core_reports[0];
+    const std::uint32_t countdown = reports.countdown;  // 0: a report is due (kept less one)
+    if ((kind & kFieldsFrom) == 0 && countdown != 0 && Writer::room_for(enc::kMaxFramedLen)) {
+      reports.countdown = countdown - 1;
+      Writer::append_in_place([&](std::uint8_t* out) __attribute__((always_inline)) {
+        return encode(out, g_frames[0].fields, kind, 0, 0, 0, 0);
+      });
+      return true;
+    }
+  }
+  (void)kind;
+  return false;
+}
+
+/// Out of line (hooks.cpp), inside the critical section: the body keeps only
+/// kind across it (its own frame stays small), and its frame is not on the
+/// slow path's chain.
+bool encoded_in_place(std::uint32_t kind) noexcept;
+
 /// The body: one critical section around the timestamp and the event path.
 __attribute__((always_inline)) inline void trace_hook_body(std::uint32_t kind, std::uint32_t value,
                                                            std::uint64_t payload) noexcept {
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = current_core();
   if constexpr (kOptimizeForSize) {
-    // Encoded first, into the core's event buffer; then only the frame's
-    // length and whether it is metadata stay live across the calls below.
+    // The usual event straight into an in-place backend's buffer
+    // (kSizeInPlace); else encoded first, into the core's event buffer, then
+    // only the frame's length and whether it is metadata stay live across the
+    // calls below.
     stamp_fields(value, low_half(payload), kind, high_half(payload));
-    CoreFrames& frames = per_core(g_frames, core);
-    const std::size_t len = encode(frames.event, frames.fields, kind, core, 0, value, payload);
-    finish_frame(core, len, (kind & kFieldsFrom) != 0);
+    if (!kSizeInPlace || !encoded_in_place(kind)) {
+      CoreFrames& frames = per_core(g_frames, core);
+      const std::size_t len = encode(frames.event, frames.fields, kind, core, 0, value, payload);
+      finish_frame(core, len, (kind & kFieldsFrom) != 0);
+    }
   } else {
     const std::uint64_t ts = tband_portTIMESTAMP();
     std::uint64_t* fields = per_core(g_frames, core).fields;

@@ -36,6 +36,10 @@ __attribute__((noinline)) void tband::rt::hook::stamp_fields(std::uint32_t value
   stamp_fields_inline(kind, value, join_halves(payload_low, payload_high));
 }
 
+__attribute__((noinline)) bool tband::rt::hook::encoded_in_place(std::uint32_t kind) noexcept {
+  return encoded_in_place_inline(kind);
+}
+
 __attribute__((noinline)) void tband::rt::hook::trace_hook_shared(std::uint32_t value, std::uint32_t payload_low,
                                                                   std::uint32_t kind,
                                                                   std::uint32_t payload_high) noexcept {
