@@ -8,11 +8,13 @@
 // Each such frame is handed on with the time written back as the plain varint
 // the reference writes, so the decoder after it sees the default mode's
 // frame. A delta whose epoch is not the anchor's, or that comes with no anchor
-// (after the announcement, or after frames link integrity reports lost: they
-// may have held two absolute timestamps), refers to an absolute timestamp the
-// host did not get: a kTimestampUnknown error takes its place rather than an
-// event at a wrong time, until the core's next absolute timestamp. Until the
-// announcement frames pass untouched (one compare a frame).
+// (after the announcement, after such a delta, or after frames link
+// integrity reports lost: they may have held two absolute timestamps), refers
+// to an absolute timestamp the host did not get: a kTimestampUnknown error
+// takes its place rather than an event at a wrong time, until the core's next
+// absolute timestamp. Unseen, then, is only the loss of two absolute
+// timestamps and of every frame between them, without link integrity. Until
+// the announcement frames pass untouched (one compare a frame).
 #pragma once
 
 #include <array>
@@ -108,6 +110,9 @@ class CompactTs {
     } else if (anchor.valid && anchor.epoch == epoch) {
       ts += anchor.ts;
     } else {
+      // Its anchor was lost: so no later delta is read against the older
+      // anchor, whose epoch the next lost anchor's would match.
+      anchor.valid = false;
       ++unknown_;
       error_ = DecodeError{DecodeErrorKind::kTimestampUnknown};
       error_.has_event_id = true;
