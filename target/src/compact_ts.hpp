@@ -12,8 +12,11 @@
 // When to send an absolute timestamp: a delta of less than 2^12 takes 2
 // varint bytes, one of less than 2^19 three. Events closer together than
 // 2^12 ticks get 2-byte deltas, and a new anchor once the anchor is 2^12
-// ticks behind (5 bytes every 2^12 ticks); events further apart would need 3
-// bytes anyway and get 3-byte deltas until the anchor is 2^19 ticks behind.
+// ticks behind (5 bytes every 2^12 ticks): a burst after a pause starts with
+// an absolute timestamp, and the burst's events are close to it. Events that
+// keep coming further apart than 2^12 ticks (this one and the one before)
+// would need 3 bytes anyway and get 3-byte deltas until the anchor is 2^19
+// ticks behind.
 //
 // The anchor must be the host's: it is committed when computed, and every
 // way a frame can fail to reach the link takes it back: a frame the backend
@@ -40,6 +43,7 @@ struct State {
   std::uint64_t last;   // the core's last timestamp
   std::uint32_t epoch;  // 0 or 2: bit 1 of the field
   bool valid;
+  bool far;             // the last event came 2^12 ticks or more after the one before
 };
 inline State g_state[kCores];
 inline bool g_announced = false;  // compact_timestamps sent at a start: the host reads the fields so
@@ -47,11 +51,13 @@ inline bool g_announced = false;  // compact_timestamps sent at a start: the hos
 /// The timestamp field of an event of `core` at time ts. Inside the core's critical section.
 inline std::uint64_t field(unsigned core, std::uint64_t ts) noexcept {
   State& s = per_core(g_state, core);
-  const std::uint64_t delta = ts - s.anchor;
-  const std::uint64_t step = ts - s.last;
-  s.last = ts;
   constexpr std::uint64_t kShort = std::uint64_t{1} << kShortDeltaBits;
-  if (s.valid && (delta < kShort || (delta < (std::uint64_t{1} << kDeltaBits) && step >= kShort))) [[likely]] {
+  const std::uint64_t delta = ts - s.anchor;
+  const bool far = ts - s.last >= kShort;  // a time behind the last one too: then delta decides
+  const bool sparse = far && s.far;
+  s.last = ts;
+  s.far = far;
+  if (s.valid && (delta < kShort || (sparse && delta < (std::uint64_t{1} << kDeltaBits)))) [[likely]] {
     return (delta << kTagBits) | s.epoch;
   }
   s.anchor = ts;
