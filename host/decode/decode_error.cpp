@@ -24,6 +24,7 @@ std::string_view to_string(DecodeErrorKind kind) noexcept {
     case DecodeErrorKind::kLinkLost: return "frames lost on the link";
     case DecodeErrorKind::kLinkCorrupt: return "corrupt frame";
     case DecodeErrorKind::kLinkStale: return "stale frame";
+    case DecodeErrorKind::kTimestampUnknown: return "time unknown";
   }
   return "unknown error";
 }
@@ -74,6 +75,9 @@ std::string detail(const DecodeError& e) {
     case DecodeErrorKind::kLinkStale:
       return "frame " + std::to_string(e.value) + " of core " + std::to_string(e.link_core) +
              " arrived after later ones (a duplicate or late frame); discarded";
+    case DecodeErrorKind::kTimestampUnknown:
+      return "time unknown (core " + std::to_string(e.link_core) +
+             ": its absolute timestamp was lost); left out until the core's next absolute timestamp";
   }
   return "unknown error";
 }

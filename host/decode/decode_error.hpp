@@ -27,6 +27,8 @@ enum class DecodeErrorKind : std::uint8_t {
   kLinkLost,     // value frames missing from the core's sequence (lost on the link)
   kLinkCorrupt,  // a frame whose CRC failed or that did not deframe: discarded
   kLinkStale,    // value = the frame's sequence number, behind the core's: a duplicate or late frame, discarded
+  // Compact timestamps (decode/compact_ts.hpp): link_core says whose frames.
+  kTimestampUnknown,  // a time relative to an absolute timestamp the host did not get: the event is left out
 };
 
 [[nodiscard]] std::string_view to_string(DecodeErrorKind kind) noexcept;

@@ -13,7 +13,8 @@ EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t inde
     : reader_(std::move(reader)),
       index_(index),
       link_(reader_->spec().core.value_or(0)),
-      arena_(std::make_unique<std::uint8_t[]>(InputReader::kChunkSize * 2 + CobsDeframer::kDefaultMaxFrameLen)),
+      compact_(reader_->spec().core.value_or(0)),
+      arena_(std::make_unique<std::uint8_t[]>(kArenaSize)),
       core_(reader_->spec().core.value_or(0)),
       schemas_(schemas) {
   for (const EventInfo& info : all_event_infos()) {
@@ -23,7 +24,7 @@ EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t inde
 }
 
 EventStream::EventStream(std::uint32_t core, std::uint32_t index, SchemaSet* schemas)
-    : index_(index), link_(core), core_(core), schemas_(schemas) {
+    : index_(index), link_(core), compact_(core), core_(core), schemas_(schemas) {
   for (const EventInfo& info : all_event_infos()) {
     has_timestamp_[info.id] = !info.is_metadata;
     compiled_[info.id] = true;

@@ -16,6 +16,7 @@
 
 #include "decode/cobs_deframer.hpp"
 #include "decode/event_fields.hpp"
+#include "decode/compact_ts.hpp"
 #include "decode/link_check.hpp"
 #include "input/input_reader.hpp"
 #include "schema/runtime_decoder.hpp"
@@ -144,6 +145,8 @@ class EventStream {
   [[nodiscard]] const LinkCheck::Totals& link_totals() const noexcept { return link_.totals(); }
   /// Whether the stream announced link integrity.
   [[nodiscard]] bool link_active() const noexcept { return link_.active(); }
+  /// Events whose time compact timestamps could not give (decode/compact_ts.hpp).
+  [[nodiscard]] std::uint64_t timestamps_unknown() const noexcept { return compact_.unknown(); }
 
   /// Decodes the frames completed by `chunk` and hands each item to
   /// f(const StreamItem&); a frame may straddle calls.
@@ -240,10 +243,15 @@ class EventStream {
   static constexpr std::uint32_t kNoError = 0xFFFFFFFFu;
 
   bool refill();
-  // The deframer's sink with link integrity checked (decode/link_check.hpp).
+  // The deframer's sink with link integrity checked (decode/link_check.hpp)
+  // and compact timestamps decoded (decode/compact_ts.hpp).
   template <class F>
   [[gnu::always_inline]] auto checked(F&& f) {
-    return [this, &f](const RawFrame& frame) { link_.pass(frame, f); };
+    return [this, &f](const RawFrame& frame) {
+      link_.pass(frame, [this, &f](const RawFrame& checked) {
+        compact_.pass(checked, [this](std::uint8_t id) { return has_timestamp(id); }, f);
+      });
+    };
   }
   void fill_item(const RawFrame& frame, StreamItem& item) {
     item.at = &frame.location;
@@ -281,12 +289,17 @@ class EventStream {
   std::uint32_t index_;
   CobsDeframer deframer_;
   LinkCheck link_;
+  CompactTs compact_;
   std::vector<Frame> frames_;
   std::vector<DecodeError> errors_;
   std::size_t pos_ = 0;
   StreamItem current_;
   bool current_valid_ = false;
-  std::unique_ptr<std::uint8_t[]> arena_;  // frames that do not lie in the chunk
+  // Frames that do not lie in the chunk: the one the deframer completes
+  // across chunks, and compact timestamps' frames with the time written back
+  // (decode/compact_ts.hpp: at most 11 bytes from a frame of 4 on the wire).
+  static constexpr std::size_t kArenaSize = InputReader::kChunkSize * 3 + CobsDeframer::kDefaultMaxFrameLen;
+  std::unique_ptr<std::uint8_t[]> arena_;
   std::size_t arena_used_ = 0;
   std::uint32_t core_;
   std::uint64_t last_ts_ = 0;

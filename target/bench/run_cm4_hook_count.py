@@ -10,12 +10,14 @@ calls of the benchmark mix and their average over the mix, loop overhead
 subtracted (see hook_count.cpp). Tracers, each storing its bytes in RAM as in
 run_hook_bench.py: tband streaming into a 64 KiB RAM ring frame by frame
 (ring_sink.cpp, newlib's memcpy), tband streaming through its 1 KiB staging
-buffer into the same ring, tband's snapshot backend (1 MiB), and barectf's
+buffer into the same ring, tband's snapshot backend (1 MiB), tband streaming
+with link integrity and with compact timestamps into the ring, and barectf's
 compact configuration (1-byte event id) with its packets kept. The mix runs
 2,000 cycles (the host benchmark: 100,000), so timestamps are shorter: compare
 the rows with each other, not with the host's figures.
 
   target/bench/run_cm4_hook_count.py [--out DIR] [--markdown FILE] [--filters-markdown FILE] [--only-filters]
+                                     [--only KEY,...]
 
 First a table of the run-time filters' cost (config_filters/, filter_mode.hpp).
 
@@ -44,6 +46,7 @@ TRACERS = [
     ("snapshot", "tband, snapshot backend", "config_snapshot", False),
     ("stream_link", "tband, streaming with link integrity (sequence number and CRC-16 per frame) into the same RAM ring",
      "config_link", True),
+    ("stream_compact", "tband, streaming with compact timestamps into the same RAM ring", "config_compact", True),
     ("barectf", "barectf 3.1, compact (1-byte event id), packets kept", None, False),
 ]
 # Run-time filters (config_filters/, streaming into the RAM ring), by
@@ -115,17 +118,20 @@ def main() -> int:
     parser.add_argument("--markdown", type=Path, help="also write the table here")
     parser.add_argument("--filters-markdown", type=Path, help="also write the run-time filters' table here")
     parser.add_argument("--only-filters", action="store_true", help="measure only the run-time filters' table")
+    parser.add_argument("--only", help="comma-separated tracer keys (stream_ring,stream_compact,...): "
+                        "measure only these, without the filters' table")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     gen = args.out / "generated"
     run([sys.executable, "-m", "codegen", "--quiet", "--schema-dir", ROOT / "schema", "--out", gen])
     barectf = args.out / "barectf"
+    tracers = TRACERS if not args.only else [t for t in TRACERS if t[0] in args.only.split(",")]
 
     header = " | ".join(LABELS.get(kind, kind) for kind in KINDS)
     rows = [f"| Tracer (bytes stored in RAM) | Build | {header} |", "| --- | --- |" + " --- |" * len(KINDS)]
     calibration = []
     filter_rows = [f"| Tracer | Build | {header} |", "| --- | --- |" + " --- |" * len(KINDS)]
-    for opt in OPT_LEVELS:
+    for opt in OPT_LEVELS if not args.only else []:
         for key, label, mode in FILTER_ROWS:
             config = "config" if mode is None else "config_filters"
             defines = () if mode is None else (f"-DBENCH_FILTER_MODE={mode}",)
@@ -143,7 +149,7 @@ def main() -> int:
     run(["barectf", "gen", f"--code-dir={barectf}", f"--headers-dir={barectf}", f"--metadata-dir={barectf}",
          BENCH / "barectf/config_compact.yaml"])
     for opt in OPT_LEVELS:
-        for key, label, config, ring in TRACERS:
+        for key, label, config, ring in tracers:
             figures = count(build(args.out, key, config, ring, opt, gen / "target", barectf))
             calibration.append(figures["calibration_100_nops"])
             cells = " | ".join(f"{figures[kind]:.1f}" for kind in KINDS)

@@ -17,6 +17,8 @@ Every tracer in the main table stores its bytes in RAM, side by side in one run:
   - tband, snapshot backend (config_snapshot/, a buffer the run does not fill);
   - tband, streaming with link integrity (config_link/: a sequence number and
     a CRC in every frame), into the same ring;
+  - tband, streaming with compact timestamps (config_compact/: deltas from
+    the last absolute timestamp), into the same ring;
   - barectf 3, compact configuration (1-byte event type id) and default
     configuration (8-byte id): events written into 4 KiB packets, full packets
     kept (a ring of 16 packet buffers, no copy).
@@ -33,7 +35,7 @@ the same run.
 
   target/bench/run_hook_bench.py [--out DIR] [--cycles N] [--markdown FILE]
                                  [--freertos-markdown FILE] [--no-freertos]
-                                 [--filters-markdown FILE] [--only-filters]
+                                 [--filters-markdown FILE] [--only-filters] [--only-compact]
 
 First, the run-time filters' table: the streaming tracer into the RAM ring
 without filters, and with them (config_filters/) with every event traced, with
@@ -205,7 +207,7 @@ def filters_table(out: Path, cycles: int) -> str:
 
 
 def bytes_per_event(binary: Path, cycles: int, out: Path, reference: bool = True) -> tuple[float, str]:
-    """reference False: a trace that is not the reference tracer's (link integrity's trailers)."""
+    """reference False: a trace that is not the reference tracer's (NOT_REFERENCE)."""
     cmd = [str(binary), "trace", str(out / f"{binary.name}.trace"), str(cycles)]
     if reference:
         line = run(cmd).strip()
@@ -223,7 +225,10 @@ TBAND_STORED = [
     ("stream_staged", "tband, streaming through the 1 KiB staging buffer into the same RAM ring"),
     ("snapshot", "tband, snapshot backend"),
     ("stream_link", "tband, streaming with link integrity (sequence number and CRC-16 per frame), same RAM ring"),
+    ("stream_compact", "tband, streaming with compact timestamps, same RAM ring"),
 ]
+# Not the reference tracer's bytes: link integrity's trailers, compact timestamps' fields.
+NOT_REFERENCE = ("stream_link", "stream_compact")
 BARECTF = [
     ("config_compact", "barectf 3.1, compact (1-byte event id), packets kept"),
     ("config", "barectf 3.1, default (8-byte event id), packets kept"),
@@ -238,6 +243,21 @@ def table_row(label: str, figures: dict[str, float], bytes_per_evt: float) -> st
     return f"| {label} | {cells} | {bytes_per_evt:.2f} |"
 
 
+def compact_table(out: Path, cycles: int) -> str:
+    """tband streaming into the RAM ring (config/) and the same with compact
+    timestamps (config_compact/), side by side in one run."""
+    header = " | ".join(LABELS.get(kind, kind) for kind in KINDS)
+    rows = [f"| Tracer (bytes stored in RAM) | {header} | average over the mix | bytes per event |",
+            "| --- |" + " --- |" * (len(KINDS) + 2)]
+    for key, config in (("stream_ring", "config"), ("stream_compact", "config_compact")):
+        ring, record = build_tband(out, config, "tband_hook_bench", ["ring_sink", "record_sink"])
+        figures = instructions_per_call(ring, cycles, out)
+        size, line = bytes_per_event(record, cycles, out, reference=key not in NOT_REFERENCE)
+        print(f"{key}: {line}")
+        rows.append(table_row(dict(TBAND_STORED)[key], figures, size))
+    return "\n".join(rows) + "\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "hook_bench")
@@ -247,8 +267,13 @@ def main() -> int:
     parser.add_argument("--no-freertos", action="store_true", help="skip the FreeRTOS hooks' table")
     parser.add_argument("--filters-markdown", type=Path, help="also write the run-time filters' table here")
     parser.add_argument("--only-filters", action="store_true", help="measure only the run-time filters' table")
+    parser.add_argument("--only-compact", action="store_true",
+                        help="measure only tband streaming into the RAM ring with and without compact timestamps")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.only_compact:
+        print(compact_table(args.out, args.cycles))
+        return 0
     filters = filters_table(args.out, args.cycles)
     print(f"run-time filters: instructions per call (callgrind, -O2, {args.cycles} cycles of the mix, "
           "loop overhead subtracted)\n")
@@ -265,8 +290,11 @@ def main() -> int:
                                              ["ring_sink", "record_sink"])
     (snapshot,) = build_tband(args.out, "config_snapshot", "tband_hook_bench", [None])
     link_ring, link_record = build_tband(args.out, "config_link", "tband_hook_bench", ["ring_sink", "record_sink"])
+    compact_ring, compact_record = build_tband(args.out, "config_compact", "tband_hook_bench",
+                                              ["ring_sink", "record_sink"])
     tband = {"stream_ring": (ring, record), "stream_staged": (staged_ring, staged_record),
-             "snapshot": (snapshot, snapshot), "stream_link": (link_ring, link_record)}
+             "snapshot": (snapshot, snapshot), "stream_link": (link_ring, link_record),
+             "stream_compact": (compact_ring, compact_record)}
     barectf = {config: build_barectf(args.out, config) for config, _ in BARECTF}
 
     figures: dict[str, dict[str, float]] = {}
@@ -274,10 +302,10 @@ def main() -> int:
     same = True
     for key, (measured, recording) in list(tband.items()) + list(barectf.items()):
         figures[key] = instructions_per_call(measured, args.cycles, args.out)
-        sizes[key], line = bytes_per_event(recording, args.cycles, args.out, reference=key != "stream_link")
+        sizes[key], line = bytes_per_event(recording, args.cycles, args.out, reference=key not in NOT_REFERENCE)
         if key in tband:
             print(f"{key}: {line}")
-            if key != "stream_link":  # its frames carry the trailer: not the reference bytes
+            if key not in NOT_REFERENCE:
                 same = same and "reference_trace same" in line
     figures["discard"] = instructions_per_call(discard, args.cycles, args.out)
 

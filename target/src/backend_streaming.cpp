@@ -281,7 +281,9 @@ bool send_metadata() noexcept {
       }
       if (meta.lost_evts > 0) {
         rt::set_metadata_overflow_fields(rt::current_core(), core, meta.lost_evts, meta.lost_bytes);
-        if (failed(send_start_report(core, rt::kMetadataOverflowSpec, tband_portTIMESTAMP()))) {
+        // Stamped as a metadata hook's reports are (compact_ts.hpp: an absolute one is no anchor).
+        if (failed(send_start_report(core, rt::kMetadataOverflowSpec,
+                                     rt::ts_field(core, true, tband_portTIMESTAMP())))) {
           return true;
         }
         rt::metadata_loss_sent_at_start(core, meta.lost_evts);
@@ -292,17 +294,32 @@ bool send_metadata() noexcept {
   }
 }
 
+// Compact timestamps (compact_ts.hpp): every core's next timestamp is
+// absolute, and compact_timestamps says so, ahead of everything timestamped
+// (the metadata's reports). False when nothing was dropped; nothing without them.
+inline constexpr std::uint32_t kCompactTagBits = rt::compact_ts::kTagBits;
+inline constexpr std::uint32_t kCompactDeltaBits = rt::compact_ts::kDeltaBits;
+bool compact_start_dropped() noexcept {
+  if constexpr (!rt::compact_ts::kEnabled) {
+    return false;
+  } else {
+    rt::compact_ts::reset();
+    rt::compact_ts::g_announced = true;
+    return failed(send_start_report(kCompactDeltaBits, enc::CompactTimestamps::kSpec, kCompactTagBits));
+  }
+}
+
 // Integrity on: link_integrity first, then the metadata, numbered as core
 // 0's until the first core_id (where the host's count starts); every other
 // core announces integrity again before its first frame (link_stream()).
 bool send_start_frames() noexcept {
   if constexpr (!rt::backend::kLinkIntegrity) {
-    return send_metadata();
+    return compact_start_dropped() || send_metadata();
   } else {
     rt::backend::link_started(rt::current_core());
     rt::backend::set_link_core(0);
     const bool dropped = failed(send_start_report(kLinkCrcBits, enc::LinkIntegrity::kSpec, kLinkSeqBits)) ||
-                         send_metadata();
+                         compact_start_dropped() || send_metadata();
     rt::backend::set_link_core(rt::backend::kNoLinkCore);
     return dropped;
   }
@@ -315,7 +332,12 @@ extern "C" int tband_start_streaming(void) {
 }
 
 extern "C" int tband_restart_streaming(void) {
-  return rt::start_tracing([] { return 0; });
+  return rt::start_tracing([] {
+    if constexpr (rt::compact_ts::kEnabled) {
+      rt::compact_ts::reset();  // what the hooks stamped while tracing was off never reached the host
+    }
+    return 0;
+  });
 }
 
 extern "C" int tband_stop_streaming(void) {
@@ -342,7 +364,7 @@ int tband::rt::ctl::resend_stream_metadata() noexcept {
     if (rt::backend::flush_staging()) {
       return -2;
     }
-    return send_metadata() ? -2 : 0;
+    return compact_start_dropped() || send_metadata() ? -2 : 0;
   });
 }
 #endif

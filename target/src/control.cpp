@@ -144,7 +144,14 @@ void append(std::uint8_t byte) noexcept {
 void acknowledge(std::uint8_t cmd, std::uint32_t status, std::uint32_t value) noexcept {
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = rt::current_core();
-  const std::uint64_t ts = tband_portTIMESTAMP();
+  std::uint64_t ts = tband_portTIMESTAMP();
+  if constexpr (rt::compact_ts::kEnabled) {
+    // Off, the ack goes straight to the link, no anchor (as a metadata hook's
+    // timestamp); before the first start the host reads timestamps as they are.
+    if (rt::tracing_enabled() || rt::compact_ts::g_announced) {
+      ts = rt::ts_field(core, !rt::tracing_enabled(), ts);
+    }
+  }
   const auto encode = [&](std::uint8_t* out) { return enc::encode_ctl_ack(out, ts, cmd, status, value); };
   if (rt::tracing_enabled()) {
     rt::trace_event<enc::CtlAck::kMaxFramedLen>(core, ts, false, encode);

@@ -65,6 +65,9 @@ void record_drop(unsigned core) noexcept {
   core = known_core(core);
   count_drop(core);
   per_core(g_core_reports, core).force();
+  if constexpr (compact_ts::kEnabled) {
+    compact_ts::invalidate(core);  // the dropped frame may have carried the anchor
+  }
 }
 
 static_assert(enc::DroppedEvtCnt::kMaxFramedLen <= kMaxReportFramedLen &&

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "backend.hpp"
+#include "compact_ts.hpp"
 #include "core_frames.hpp"
 #include "core_reports.hpp"
 #include "metadata_buffer.hpp"

@@ -236,7 +236,7 @@ __attribute__((noinline)) void trace_fields(std::uint32_t spec, std::uint32_t a,
   fields[2] = b;
   fields[3] = c;
   fields[4] = d;
-  const std::uint64_t ts = tband_portTIMESTAMP();
+  const std::uint64_t ts = rt::ts_field(core, false, tband_portTIMESTAMP());
   fields[0] = ts;
   rt::trace_event<enc::kMaxFramedLen>(core, ts, false, [&](std::uint8_t* out) __attribute__((always_inline)) {
     return enc::encode_fields(out, spec, fields, nullptr);

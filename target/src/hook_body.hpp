@@ -94,6 +94,7 @@ __attribute__((always_inline)) inline std::size_t encode(std::uint8_t* out, std:
 /// metadata event) leaves the critical section and runs the general body,
 /// trace_hook_general(), out of line, which looks at everything again.
 inline constexpr bool kLeafFastPath = kEncodeInPlace && !kMultiCore;
+static_assert(!kLeafFastPath || !compact_ts::kEnabled, "compact timestamps: streaming without staging only");
 static_assert(!kLeafFastPath || CoreReports::kStoredLess == 0, "the fast path reads the countdown as it is");
 
 /// The general body, out of line (hooks.cpp), for the leaf fast path's other
@@ -130,7 +131,7 @@ __attribute__((always_inline)) inline void stamp_fields_inline(std::uint32_t kin
       fields[kPayloadSlot] = per_core(g_current_task, core);
     }
   }
-  fields[kTsSlot] = tband_portTIMESTAMP();
+  fields[kTsSlot] = ts_field(core, (kind & kFieldsFrom) != 0, tband_portTIMESTAMP());
 }
 
 /// Built for size with one core and an in-place backend (snapshot, staged
@@ -181,7 +182,7 @@ __attribute__((always_inline)) inline void trace_hook_body(std::uint32_t kind, s
       finish_frame(core, len, (kind & kFieldsFrom) != 0);
     }
   } else {
-    const std::uint64_t ts = tband_portTIMESTAMP();
+    const std::uint64_t ts = ts_field(core, (kind & kFieldsFrom) != 0, tband_portTIMESTAMP());
     std::uint64_t* fields = per_core(g_frames, core).fields;
     trace_event<enc::kMaxFramedLen>(core, ts, (kind & kFieldsFrom) != 0,
                                     [&](std::uint8_t* out) __attribute__((always_inline)) {

@@ -31,7 +31,7 @@ __attribute__((always_inline)) inline void trace_user_event_inline(Encode&& enco
   }
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = current_core();
-  const std::uint64_t ts = tband_portTIMESTAMP();
+  const std::uint64_t ts = ts_field(core, Event::kIsMetadata, tband_portTIMESTAMP());
   trace_event<Event::kMaxFramedLen>(core, ts, Event::kIsMetadata,
                                     [&](std::uint8_t* out) __attribute__((always_inline)) {
                                       return encode(out, ts);
@@ -56,8 +56,8 @@ __attribute__((always_inline)) inline void trace_user_event_body(std::uint32_t s
   }
   tband_portENTER_CRITICAL_FROM_ANY();
   const unsigned core = current_core();
-  fields[kTsSlot] = tband_portTIMESTAMP();
   const bool is_metadata = (spec & kFromValue) != 0;
+  fields[kTsSlot] = ts_field(core, is_metadata, tband_portTIMESTAMP());
   trace_event<enc::kMaxFramedLen>(core, fields[kTsSlot], is_metadata,
                                   [&](std::uint8_t* out) __attribute__((always_inline)) {
                                     return enc::encode_fields(out, spec, fields + first_slot(spec), str);

@@ -15,7 +15,7 @@ from .support import SCHEMA_DIR
 
 # From the seed's "Trace Events Index" (name: id, metadata, max unframed length
 # without the string, has a string), plus queue_cur_length from the brief and
-# tband's metadata_overflow, schema_id, link_integrity, the filter events and ctl_ack.
+# tband's metadata_overflow, schema_id, link_integrity, compact_timestamps, the filter events and ctl_ack.
 SEED_INDEX = {
     "core_id": (0x00, False, 16, False),
     "dropped_evt_cnt": (0x01, False, 16, False),
@@ -34,6 +34,8 @@ SEED_INDEX = {
     "schema_id": (0x0D, True, 11, True),
     # Link integrity (tband_configLINK_INTEGRITY): announced at every start.
     "link_integrity": (0x10, True, 11, False),
+    # Compact timestamps (tband_configCOMPACT_TIMESTAMPS): announced at every start.
+    "compact_timestamps": (0x11, True, 11, False),
     # tband's run-time filter changes and state (0x18-0x1F).
     "filter_ids": (0x18, False, 21, False),
     "filter_object_off": (0x19, False, 21, False),

@@ -92,6 +92,15 @@
 #if tband_configLINK_INTEGRITY == 1 && tband_configBACKEND_STREAM_STAGING_BUF_SIZE > 0
 #error "tband: tband_configLINK_INTEGRITY needs tband_configBACKEND_STREAM_STAGING_BUF_SIZE 0: a dropped staged batch would use up sequence numbers, which must count link losses only"
 #endif
+#if tband_configCOMPACT_TIMESTAMPS != 0 && tband_configCOMPACT_TIMESTAMPS != 1
+#error "tband: tband_configCOMPACT_TIMESTAMPS must be 0 or 1"
+#endif
+#if tband_configCOMPACT_TIMESTAMPS == 1 && tband_configUSE_BACKEND_STREAMING != 1
+#error "tband: tband_configCOMPACT_TIMESTAMPS needs tband_configUSE_BACKEND_STREAMING: a snapshot or post-mortem buffer would need its anchors kept with it (not done)"
+#endif
+#if tband_configCOMPACT_TIMESTAMPS == 1 && tband_configBACKEND_STREAM_STAGING_BUF_SIZE > 0
+#error "tband: tband_configCOMPACT_TIMESTAMPS needs tband_configBACKEND_STREAM_STAGING_BUF_SIZE 0: a dropped staged batch takes anchors with it that the tracer has not taken back"
+#endif
 #if tband_configUSE_BACKEND_SNAPSHOT == 1 && tband_configBACKEND_SNAPSHOT_BUF_SIZE < 1
 #error "tband: tband_configBACKEND_SNAPSHOT_BUF_SIZE must be at least 1"
 #endif

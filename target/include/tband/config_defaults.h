@@ -100,6 +100,12 @@
 #ifndef tband_configLINK_INTEGRITY
 #define tband_configLINK_INTEGRITY 0
 #endif
+/* Compact timestamps (streaming, one core, no staging): timestamps as deltas
+ * from the core's last absolute timestamp, announced by compact_timestamps,
+ * so the host needs no flag (target/README.md). 0: the reference's bytes. */
+#ifndef tband_configCOMPACT_TIMESTAMPS
+#define tband_configCOMPACT_TIMESTAMPS 0
+#endif
 #ifndef tband_configUSE_BACKEND_SNAPSHOT
 #define tband_configUSE_BACKEND_SNAPSHOT 0
 #endif
