@@ -1,28 +1,21 @@
 // The converter's thread: loads tband.js/tband.wasm once, then converts each
 // request. Inputs are mounted read-only from the page's File objects
 // (WORKERFS: read as the converter asks, never copied whole); outputs are
-// written to memory and handed back as transferred ArrayBuffers.
+// streamed out of the converter in chunks (one copy) and handed to the page
+// as transferred ArrayBuffers.
 'use strict';
 importScripts('tband.js');
 
 let tband = null;
+let chunks = {};  // the outputs as the converter streams them: name -> [ArrayBuffer]
 const ready = createTband({
   tbandProgress: (done, total) => postMessage({type: 'progress', done, total}),
+  // A view of the converter's memory, valid during the call: keep a copy (the one copy of the output).
+  tbandOutput: (name, bytes) => (chunks[name] = chunks[name] || []).push(bytes.slice().buffer),
 }).then((module) => {
   tband = module;
   tband.FS.mkdir('/in');
-  tband.FS.mkdir('/out');
 });
-
-function readOutput(path) {
-  try {
-    const bytes = tband.FS.readFile(path);
-    tband.FS.unlink(path);
-    return bytes.buffer;
-  } catch (e) {
-    return null;
-  }
-}
 
 onmessage = async (event) => {
   const job = event.data;
@@ -41,19 +34,22 @@ onmessage = async (event) => {
     schemas: job.descriptor ? [job.descriptor.name] : [],
     mode: job.mode,
     format: job.format,
-    perfetto: '/out/trace.pftrace',
-    json: job.json ? '/out/trace.json' : '',
+    perfetto: 'js:pftrace',  // streamed to tbandOutput, not kept in the file system
+    json: job.json ? 'js:json' : '',
+    stats: job.stats,
   };
   let summary;
   try {
+    const started = performance.now();
     summary = JSON.parse(tband.ccall('tband_web_convert', 'string', ['string'], [JSON.stringify(request)]));
+    summary.convert_ms = performance.now() - started;  // shown on the page, read by bench/web_bench.py
   } catch (e) {
     summary = {exit_code: 70, error: 'the converter stopped: ' + e};
   }
   tband.FS.chdir('/');
   tband.FS.unmount('/in');
-  const pftrace = readOutput('/out/trace.pftrace');
-  const json = readOutput('/out/trace.json');
-  const outputs = summary.exit_code === 0 ? {pftrace, json} : {};
-  postMessage({type: 'done', summary, outputs}, Object.values(outputs).filter(Boolean));
+  // Each output as its list of chunks, transferred, not copied (app.js joins them only for Perfetto).
+  const outputs = summary.exit_code === 0 ? {pftrace: chunks.pftrace || [], json: chunks.json || null} : {};
+  chunks = {};
+  postMessage({type: 'done', summary, outputs}, [...(outputs.pftrace || []), ...(outputs.json || [])]);
 };
