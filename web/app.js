@@ -99,6 +99,7 @@ function renderSummary(s) {
     ['events', s.events], ['tracks', s.tracks], ['duration', (s.duration_ns / 1e6).toFixed(3) + ' ms'],
     ['dropped-events', s.dropped_events], ['undecodable-frames', s.decode_errors], ['input-bytes', s.input_bytes],
     ['perfetto-bytes', s.perfetto_bytes], ['json-bytes', s.json_bytes],
+    ['conversion-time', (s.convert_ms / 1e3).toFixed(2) + ' s'],
   ];
   for (const [key, value] of items) {
     dl.append(Object.assign(document.createElement('dt'), {textContent: key.replace(/-/g, ' ')}));
@@ -132,6 +133,7 @@ function renderSummary(s) {
 function convert() {
   showError('');
   $('result').hidden = true;
+  document.body.dataset.state = '';  // this attempt's state: '' until it converts
   const total = state.inputs.reduce((n, i) => n + i.file.size, 0);
   if (total > MAX_INPUT_BYTES) {
     showError(`tband conv: error: ${mib(total)} of input is above this page's limit of ${mib(MAX_INPUT_BYTES)}: ` +
@@ -154,6 +156,7 @@ function convert() {
     mode: $('mode').value,
     format: $('format').value,
     json: $('want-json').checked,  // a big trace's JSON is several times its .pftrace
+    stats: params.get('stats') !== '0',  // ?stats=0: the .pftrace only, as `tband conv` (bench/web_bench.py)
   });
 }
 
@@ -186,8 +189,19 @@ function baseName() {
   return first.replace(/\.[^.]*$/, '') || 'trace';
 }
 
-function download(buffer, name, type) {
-  const url = URL.createObjectURL(new Blob([buffer], {type}));
+// An output's chunks (worker.js) as one ArrayBuffer, for Perfetto's postMessage.
+function joined(chunks) {
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    all.set(new Uint8Array(c), at);
+    at += c.byteLength;
+  }
+  return all.buffer;
+}
+
+function download(chunks, name, type) {
+  const url = URL.createObjectURL(new Blob(chunks, {type}));
   const a = Object.assign(document.createElement('a'), {href: url, download: name});
   document.body.append(a);
   a.click();
@@ -204,7 +218,7 @@ function openInPerfetto() {
     showError('the browser blocked the Perfetto window: allow pop-ups for this page');
     return;
   }
-  const buffer = state.outputs.pftrace.slice(0);
+  const buffer = joined(state.outputs.pftrace);
   let tries = 0;
   const timer = setInterval(() => {
     if (++tries > 300) {

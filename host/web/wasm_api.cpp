@@ -4,6 +4,7 @@
 // The same conversion as `tband conv` and `tband stats --json` (app/); the
 // page's JavaScript only moves bytes and shows what this returns.
 #include <cstdio>
+#include <sys/types.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,14 @@
 #include "schema/schema_set.hpp"
 #include "stats/stats_format.hpp"
 #include "tband_events.hpp"
+
+// Output bytes to JavaScript: Module.tbandOutput(name, bytes), for an output
+// path "js:NAME" (OutFile below). `bytes` is a view of the converter's memory,
+// valid during the call only: the callee copies what it keeps (the page's
+// worker) or writes it at once (Node's runner), so no copy is made for nothing.
+EM_JS(void, tband_web_output, (const char* name, const void* data, std::size_t size), {
+  Module["tbandOutput"](UTF8ToString(name), HEAPU8.subarray(data, data + size));
+});
 
 // Progress to the page: Module.tbandProgress(bytes read, total or -1).
 EM_JS(void, tband_web_progress, (double done, double total), {
@@ -37,16 +46,27 @@ constexpr int kExitUsage = 2;
 constexpr int kExitInput = 3;
 constexpr int kExitOutput = 4;
 
-// An output file in the virtual file system, closed when done.
+// An output, closed when done: a file in the virtual file system, or with a
+// path "js:NAME" a stream of chunks to Module.tbandOutput(NAME, bytes). The
+// stream spares the file system's growth (a copy of the file so far each time
+// it grows by an eighth) and the copy out of it at the end (bench/RESULTS.md).
 struct OutFile {
   std::FILE* file = nullptr;
+  std::string js_name;
   explicit OutFile(const std::string& path) {
-    if (!path.empty()) {
+    if (path.rfind("js:", 0) == 0) {
+      js_name = path.substr(3);
+      file = fopencookie(this, "wb", {nullptr, &write_to_js, nullptr, nullptr});
+    } else if (!path.empty()) {
       file = std::fopen(path.c_str(), "wb");
-      if (file == nullptr) {
-        throw std::runtime_error(path + ": cannot create the output");
-      }
     }
+    if (!path.empty() && file == nullptr) {
+      throw std::runtime_error(path + ": cannot create the output");
+    }
+  }
+  static ssize_t write_to_js(void* cookie, const char* data, std::size_t size) {
+    tband_web_output(static_cast<OutFile*>(cookie)->js_name.c_str(), data, size);
+    return static_cast<ssize_t>(size);
   }
   OutFile(const OutFile&) = delete;
   OutFile& operator=(const OutFile&) = delete;

@@ -1,18 +1,23 @@
 // Drives the web converter's page in headless Chromium over the DevTools
 // protocol (Node's WebSocket; run with --experimental-websocket on Node 20):
-//   node page_driver.js CHROMIUM PROFILE_DIR PAGE_URL DOWNLOAD_DIR SCREENSHOT [--perfetto] FILE...
-// Sets FILE(s) on the page's file input, converts, waits for the summary or
+//   node page_driver.js CHROMIUM PROFILE_DIR PAGE_URL DOWNLOAD_DIR JOBS.json
+// One browser start, one tab, the jobs of JOBS.json one after the other in it
+// (as a user would: remove the files, pick others): each job is
+//   {"files": [...], "descriptor": "path" (optional), "perfetto": true (optional),
+//    "screenshot": "path"}
+// It sets the files (and the descriptor) on the page's inputs, converts,
+// probes the page's main thread every 50 ms while it waits for the summary or
 // the error (TBAND_PAGE_TIMEOUT_S, default 120), downloads the .pftrace (and
-// with --perfetto clicks "Open in Perfetto"), saves a screenshot and prints
-// what the page showed as JSON.
+// with "perfetto" clicks "Open in Perfetto"), saves the screenshot. Prints a
+// JSON array, one entry per job: what the page showed, the slowest answer of
+// the main thread, and the peak resident memory of the tab's renderer process.
 'use strict';
 const {spawn} = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-const [chromium, profile, pageUrl, downloadDir, screenshot, ...rest] = process.argv.slice(2);
-const perfetto = rest[0] === '--perfetto';
-const files = perfetto ? rest.slice(1) : rest;
+const [chromium, profile, pageUrl, downloadDir, jobsFile] = process.argv.slice(2);
+const jobs = JSON.parse(fs.readFileSync(jobsFile, 'utf8'));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
@@ -21,13 +26,52 @@ async function main() {
     '--window-size=1100,1200', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
   {stdio: 'ignore'});
   try {
-    return await drive();
+    return await drive(browser.pid);
   } finally {
     browser.kill();
   }
 }
 
-async function drive() {
+// The renderer processes under the browser (Linux /proc; [] elsewhere).
+function renderers(browserPid) {
+  let children;
+  try {
+    children = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch (e) {
+    return [];
+  }
+  const parent = new Map();
+  const found = [];
+  for (const pid of children) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch (e) { /* gone */ }
+  }
+  for (const pid of parent.keys()) {
+    let p = pid;
+    while (p > 1 && p !== browserPid) p = parent.get(p) || 0;
+    if (p !== browserPid) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) found.push(pid);
+    } catch (e) { /* gone */ }
+  }
+  return found;
+}
+
+// The largest peak resident set (VmHWM) among the renderers: the tab with its worker.
+function peakRendererBytes(browserPid) {
+  let peak = 0;
+  for (const pid of renderers(browserPid)) {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) peak = Math.max(peak, Number(m[1]) * 1024);
+    } catch (e) { /* gone */ }
+  }
+  return peak;
+}
+
+async function drive(browserPid) {
   const portFile = path.join(profile, 'DevToolsActivePort');
   for (let i = 0; i < 300 && !fs.existsSync(portFile); ++i) await sleep(100);
   const port = fs.readFileSync(portFile, 'utf8').split('\n')[0];
@@ -56,14 +100,30 @@ async function drive() {
   });
   const evaluate = async (expression, userGesture = false) =>
     (await send('Runtime.evaluate', {expression, returnByValue: true, awaitPromise: true, userGesture})).result.value;
+  const setFiles = async (selector, files) => {
+    const doc = await send('DOM.getDocument');
+    const input = await send('DOM.querySelector', {nodeId: doc.root.nodeId, selector});
+    await send('DOM.setFileInputFiles', {nodeId: input.nodeId, files});
+  };
 
   await send('Page.enable');
   await send('Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: downloadDir});
   await send('Page.navigate', {url: pageUrl});
   for (let i = 0; i < 300 && (await evaluate('document.readyState')) !== 'complete'; ++i) await sleep(100);
-  const doc = await send('DOM.getDocument');
-  const input = await send('DOM.querySelector', {nodeId: doc.root.nodeId, selector: '#files'});
-  await send('DOM.setFileInputFiles', {nodeId: input.nodeId, files});
+  const results = [];
+  for (const job of jobs) results.push(await runJob(job, {send, evaluate, setFiles, browserPid}));
+  ws.close();
+  return results;
+}
+
+async function runJob(job, {send, evaluate, setFiles, browserPid}) {
+  if (process.env.TBAND_PAGE_LOG) console.error(`page_driver: ${job.files.join(' ')}`);
+  // What the previous job left: its files (removed with the page's buttons) and descriptor.
+  await evaluate("while (document.querySelector('#file-list button.remove')) document.querySelector('#file-list button.remove').click()", true);
+  await evaluate("{const d = document.getElementById('descriptor'); d.value = ''; d.dispatchEvent(new Event('change'));}");
+  if (job.descriptor) await setFiles('#descriptor', [job.descriptor]);
+  await setFiles('#files', job.files);
+  const downloadsBefore = new Set(fs.readdirSync(downloadDir));
   const started = Date.now();
   await evaluate("document.getElementById('convert').click()", true);
   // The page stays responsive while the worker converts: it answers at once.
@@ -72,16 +132,19 @@ async function drive() {
   const limitMs = 1000 * Number(process.env.TBAND_PAGE_TIMEOUT_S || 120);
   while (Date.now() - started < limitMs) {
     const t0 = Date.now();
-    pageState = await evaluate("document.body.dataset.state || ''");
+    // One evaluation reads both: the state, and the error shown when refused before converting
+    // (e.g. above the size limit: the state stays '').
+    const [state, refused] = await evaluate(
+      "[document.body.dataset.state || '', !document.getElementById('error').hidden && !document.body.dataset.state]");
+    pageState = state;
     responsive.push(Date.now() - t0);
-    if (pageState === 'done' || pageState === 'error') break;
-    // Refused before converting (e.g. above the size limit): the error shows, the state stays ''.
-    if (await evaluate("!document.getElementById('error').hidden")) break;
+    if (pageState === 'done' || pageState === 'error' || refused) break;
     await sleep(50);
   }
   const result = {
     state: pageState,
-    convert_ms: Date.now() - started,
+    wait_ms: Date.now() - started,
+    probes: responsive.length,
     slowest_answer_ms: Math.max(...responsive),
     error: await evaluate("document.getElementById('error').hidden ? '' : document.getElementById('error').textContent"),
     summary: await evaluate(`Object.fromEntries([...document.querySelectorAll('#summary dd')].map((d) => [d.id.replace('summary-', ''), d.textContent]))`),
@@ -91,17 +154,18 @@ async function drive() {
   };
   if (pageState === 'done') {
     await evaluate("document.getElementById('download-pftrace').click()", true);
-    for (let i = 0; i < 200 && !fs.readdirSync(downloadDir).some((f) => f.endsWith('.pftrace')); ++i) await sleep(100);
-    result.downloads = fs.readdirSync(downloadDir);
-    if (perfetto) {
+    const fresh = () => fs.readdirSync(downloadDir).filter((f) => !downloadsBefore.has(f) && f.endsWith('.pftrace'));
+    for (let i = 0; i < 600 && !fresh().length; ++i) await sleep(100);
+    result.downloads = fresh();
+    if (job.perfetto) {
       await evaluate("document.getElementById('open-perfetto').click()", true);
       result.perfetto_clicked = true;
     }
   }
   const shot = await send('Page.captureScreenshot', {format: 'png'});
-  fs.writeFileSync(screenshot, Buffer.from(shot.data, 'base64'));
-  if (perfetto) await sleep(100);
-  ws.close();
+  fs.writeFileSync(job.screenshot, Buffer.from(shot.data, 'base64'));
+  if (job.perfetto) await sleep(100);
+  result.tab_peak_rss_bytes = peakRendererBytes(browserPid);
   return result;
 }
 

@@ -1,6 +1,7 @@
 // Runs the WebAssembly converter under Node as `tband conv` would run:
 //   node tband_node.js WEBDIR [--json OUT] [-o OUT.pftrace] [--schema D.json]
-//        [--mode freertos|bare-metal] [--format F] [--core-count N] [--time] [--no-stats] INPUT[@CORE]...
+//        [--mode freertos|bare-metal] [--format F] [--core-count N] [--time] [--no-stats]
+//        [--fs-output] INPUT[@CORE]...
 // Inputs are copied into the converter's file system under their base names
 // (the working directory is /in), so messages name them as the CLI run from
 // their folder does. Prints the converter's JSON summary; exit code as the CLI's.
@@ -15,6 +16,7 @@ async function main() {
   const outs = {};
   const files = [];
   let timed = false;  // --time: the conversion's milliseconds in the summary (bench/RESULTS.md)
+  let viaFs = false;  // --fs-output: outputs through the module's file system, not streamed (bench/RESULTS.md)
   while (args.length) {
     const a = args.shift();
     if (a === '--json') outs.json = args.shift();
@@ -25,10 +27,18 @@ async function main() {
     else if (a === '--core-count') request.core_count = Number(args.shift());
     else if (a === '--time') timed = true;
     else if (a === '--no-stats') request.stats = false;
+    else if (a === '--fs-output') viaFs = true;
     else files.push(['input', a]);
   }
   const createTband = require(path.resolve(webdir, 'tband.js'));
-  const tband = await createTband({wasmBinary: fs.readFileSync(path.resolve(webdir, 'tband.wasm'))});
+  // Streamed outputs ("js:NAME") are written as the chunks come, into a
+  // temporary file renamed over the destination only when the conversion succeeds.
+  const streams = {};
+  const tbandOutput = (name, bytes) => {
+    if (!(name in streams)) streams[name] = fs.openSync(outs[name] + '.part', 'w');
+    fs.writeSync(streams[name], bytes);
+  };
+  const tband = await createTband({wasmBinary: fs.readFileSync(path.resolve(webdir, 'tband.wasm')), tbandOutput});
   tband.FS.mkdir('/in');
   tband.FS.mkdir('/out');
   tband.FS.chdir('/in');
@@ -40,14 +50,19 @@ async function main() {
     if (kind === 'schema') request.schemas.push(name);
     else request.inputs.push(name + arg.slice(file.length));
   }
-  if (outs.json) request.json = '/out/trace.json';
-  if (outs.perfetto) request.perfetto = '/out/trace.pftrace';
+  for (const name of ['json', 'perfetto']) {
+    if (outs[name]) request[name] = viaFs ? '/out/' + name : 'js:' + name;
+  }
   const started = process.hrtime.bigint();
   const summary = JSON.parse(tband.ccall('tband_web_convert', 'string', ['string'], [JSON.stringify(request)]));
+  if (viaFs && summary.exit_code === 0) {
+    for (const name in outs) fs.writeFileSync(outs[name], tband.FS.readFile('/out/' + name));
+  }
   if (timed) summary.convert_ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (summary.exit_code === 0) {
-    if (outs.json) fs.writeFileSync(outs.json, tband.FS.readFile('/out/trace.json'));
-    if (outs.perfetto) fs.writeFileSync(outs.perfetto, tband.FS.readFile('/out/trace.pftrace'));
+  for (const name in streams) {
+    fs.closeSync(streams[name]);
+    if (summary.exit_code === 0) fs.renameSync(outs[name] + '.part', outs[name]);
+    else fs.unlinkSync(outs[name] + '.part');
   }
   process.stdout.write(JSON.stringify(summary, null, 1) + '\n');
   process.exitCode = summary.exit_code;

@@ -1,11 +1,15 @@
 """The web converter's page in headless Chromium (tests/web/page_driver.js
 over the DevTools protocol): a file set on the input converts in the worker,
 the summary shows in the DOM, the downloaded .pftrace is the CLI's bytes, bad
-files give the CLI's messages, and "Open in Perfetto" does the PING/PONG
-handshake with a local stand-in for ui.perfetto.dev, which records the buffer
-it was posted. A screenshot is kept (TBAND_WEB_ARTIFACTS, default the build's
-web-artifacts/)."""
+files (empty, random bytes, above the size limit, a JSON that is not a
+descriptor) give the CLI's messages while the tab keeps answering, and "Open
+in Perfetto" does the PING/PONG handshake with a local stand-in for
+ui.perfetto.dev, which records the buffer it was posted. One browser start
+for all of it (each start costs CI seconds): the jobs run one after the other
+in one tab, the good trace last. Screenshots are kept (TBAND_WEB_ARTIFACTS,
+default the build's web-artifacts/)."""
 import functools
+import random
 import http.server
 import json
 import os
@@ -17,7 +21,7 @@ import time
 import unittest
 from pathlib import Path
 
-from tests.cli.support import ROOT, TempDir, run
+from tests.cli.support import ROOT, TBAND, TempDir, run
 from tests.cli.test_analysis import find_chromium
 from tests.web.test_web import NODE, WEB_DIR, web_missing
 
@@ -81,40 +85,85 @@ class WebPageInChromium(unittest.TestCase):
         cls.site, _ = serve(WEB_DIR)
         # The stand-in on another port: another origin, as ui.perfetto.dev is.
         cls.ui, cls.ui_handler = serve(WEB_DIR)
+        cls.tmp = TempDir()
+        try:
+            cls.pages = cls.drive_all()
+        except BaseException:
+            cls.tearDownClass()
+            raise
 
     @classmethod
     def tearDownClass(cls):
         if getattr(cls, "missing", "x") is None:
             cls.site.shutdown()
             cls.ui.shutdown()
+            cls.tmp.cleanup()
+
+    @classmethod
+    def drive_all(cls):
+        tmp = cls.tmp
+        (tmp / "empty.bin").write_bytes(b"")
+        (tmp / "noise.bin").write_bytes(random.Random(27).randbytes(20000))
+        with open(tmp / "big.bin", "wb") as f:
+            f.truncate(1 << 30)  # 1 GiB, sparse
+        (tmp / "package.json").write_text('{"name": "not a descriptor"}')
+        shutil.copy(VECTORS / "demo_qemu_uart.bin", tmp / "demo.bin")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        cls.jobs = {
+            "empty": {"files": [tmp / "empty.bin"], "screenshot": "web-empty.png"},
+            "noise": {"files": [tmp / "noise.bin"], "screenshot": "web-noise.png"},
+            "big": {"files": [tmp / "big.bin"], "screenshot": "web-big.png"},
+            "not_a_descriptor": {"files": [tmp / "demo.bin"], "descriptor": tmp / "package.json",
+                                 "screenshot": "web-not-a-descriptor.png"},
+            # Last: the tab that answered the bad files still converts.
+            "demo": {"files": [VECTORS / "demo_qemu_uart.bin"], "perfetto": True, "screenshot": "web-converter.png"},
+        }
+        spec = [{"files": list(map(str, job["files"])), "screenshot": str(ARTIFACTS / job["screenshot"]),
+                 **({"descriptor": str(job["descriptor"])} if "descriptor" in job else {}),
+                 **({"perfetto": True} if job.get("perfetto") else {})} for job in cls.jobs.values()]
+        (tmp / "jobs.json").write_text(json.dumps(spec))
+        profile = tempfile.mkdtemp(prefix="tband_chromium_", dir=tmp.path)
+        cls.downloads = tmp / "downloads"
+        cls.downloads.mkdir()
+        url = (f"http://127.0.0.1:{cls.site.server_address[1]}/index.html"
+               f"?perfetto=http://127.0.0.1:{cls.ui.server_address[1]}/perfetto")
+        try:
+            proc = subprocess.run([NODE, "--experimental-websocket", str(DRIVER), cls.chromium, profile, url,
+                                   str(cls.downloads), str(tmp / "jobs.json")], capture_output=True, text=True,
+                                  timeout=240, env={**os.environ, "TBAND_PAGE_LOG": "1"})
+        except subprocess.TimeoutExpired as e:
+            raise AssertionError(f"page_driver.js did not finish in 240 s: {e.stderr}") from None
+        if proc.returncode != 0:
+            raise AssertionError(f"page_driver.js failed ({proc.returncode}): {proc.stderr}")
+        return dict(zip(cls.jobs, json.loads(proc.stdout)))
 
     def setUp(self):
         if self.missing:
             self.skipTest(self.missing)
-        self.tmp = TempDir()
-        self.addCleanup(self.tmp.cleanup)
 
-    def drive(self, files, perfetto=False, shot="page.png"):
-        profile = tempfile.mkdtemp(prefix="tband_chromium_", dir=self.tmp.path)
-        downloads = self.tmp / "downloads"
-        downloads.mkdir(exist_ok=True)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        url = (f"http://127.0.0.1:{self.site.server_address[1]}/index.html"
-               f"?perfetto=http://127.0.0.1:{self.ui.server_address[1]}/perfetto")
-        proc = subprocess.run([NODE, "--experimental-websocket", str(DRIVER), self.chromium, profile, url, str(downloads),
-                               str(ARTIFACTS / shot), *(["--perfetto"] if perfetto else []), *map(str, files)],
-                              capture_output=True, text=True, timeout=240)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertTrue((ARTIFACTS / shot).exists())
-        return json.loads(proc.stdout), downloads
+    def page(self, name):
+        page = self.pages[name]
+        self.assertTrue((ARTIFACTS / self.jobs[name]["screenshot"]).exists())
+        self.assertLess(page["slowest_answer_ms"], 2000, f"the page did not answer while converting {name}")
+        return page
+
+    def assertCliError(self, name, *options):
+        """The page shows what `tband conv` prints for the same files, run from their folder."""
+        job = self.jobs[name]
+        native = subprocess.run([TBAND, "conv", *options, *[f.name for f in job["files"]], "-o", "native.pftrace"],
+                                cwd=self.tmp.path, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(native.returncode, 0)
+        page = self.page(name)
+        self.assertEqual(page["state"], "error", page)
+        self.assertEqual(page["error"], f"{native.stderr.strip()} (exit code {native.returncode})")
+        return page
 
     def test_convert_download_and_open_in_perfetto(self):
         trace = VECTORS / "demo_qemu_uart.bin"
         native = self.tmp / "native.pftrace"
         proc = run(["conv", str(trace), "-o", str(native)])
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.ui_handler.received = None
-        page, downloads = self.drive([trace], perfetto=True, shot="web-converter.png")
+        page = self.page("demo")
         self.assertEqual(page["state"], "done", page)
         self.assertEqual(page["summary"]["events"], "4319")
         self.assertEqual(page["summary"]["tracks"], "9")
@@ -123,8 +172,8 @@ class WebPageInChromium(unittest.TestCase):
         cli_stats = run(["stats", str(trace)]).stdout.decode()
         for title in page["stats_tables"]:
             self.assertIn(title, cli_stats)  # the tables `tband stats` prints
-        self.assertLess(page["slowest_answer_ms"], 2000, "the page did not answer while converting")
-        self.assertEqual((downloads / "demo_qemu_uart.pftrace").read_bytes(), native.read_bytes())
+        self.assertEqual(page["downloads"], ["demo_qemu_uart.pftrace"])
+        self.assertEqual((self.downloads / "demo_qemu_uart.pftrace").read_bytes(), native.read_bytes())
         for _ in range(100):
             if self.ui_handler.received:
                 break
@@ -134,16 +183,18 @@ class WebPageInChromium(unittest.TestCase):
         self.assertIn("file=demo_qemu_uart.pftrace", path)
         self.assertEqual(body, native.read_bytes())
 
-    def test_bad_files_give_the_cli_messages(self):
-        (self.tmp / "empty.bin").write_bytes(b"")
-        page, _ = self.drive([self.tmp / "empty.bin"], shot="web-empty.png")
-        self.assertEqual(page["state"], "error")
+    def test_an_empty_file(self):
+        page = self.assertCliError("empty")
         self.assertEqual(page["error"], "tband conv: error: empty.bin: empty input, no trace data (exit code 3)")
 
+    def test_random_bytes(self):
+        self.assertCliError("noise")
+
+    def test_a_json_that_is_not_a_descriptor(self):
+        page = self.assertCliError("not_a_descriptor", "--schema", "package.json")
+        self.assertIn("package.json", page["error"])
+
     def test_a_file_above_the_limit_is_refused_at_once(self):
-        big = self.tmp / "big.bin"
-        with open(big, "wb") as f:
-            f.truncate(1 << 30)  # 1 GiB, sparse
-        page, _ = self.drive([big], shot="web-big.png")
+        page = self.page("big")
         self.assertEqual(page["state"], "", page)  # never started
         self.assertIn("1.0 GiB of input is above this page's limit of 512.0 MiB", page["error"])

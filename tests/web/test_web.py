@@ -87,6 +87,16 @@ class WebSameOutput(WebCase):
         _, summary = self.assertSame([str(VECTORS / "demo_qemu_uart.bin")])
         self.assertEqual(summary["events"], 4319)
 
+    def test_outputs_through_the_file_system(self):
+        # tband_node.js streams the outputs ("js:NAME" paths); a path in the module's file system gives the same bytes.
+        trace = VECTORS / "demo_qemu_uart.bin"
+        native = run(["conv", str(trace), "-o", str(self.tmp / "native.pftrace")])
+        self.assertEqual(native.returncode, 0, native.stderr)
+        web = subprocess.run([NODE, str(RUNNER), str(WEB_DIR), "--fs-output", str(trace), "-o", str(self.tmp / "web.pftrace")],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(web.returncode, 0, web.stdout + web.stderr)
+        self.assertEqual((self.tmp / "web.pftrace").read_bytes(), (self.tmp / "native.pftrace").read_bytes())
+
     def test_freertos_scenario(self):
         path = self.tmp / "freertos.bin"
         make_trace("freertos", path)
