@@ -12,7 +12,8 @@ wait4). Prints a table and the targets of issue 4; --json writes the figures.
 
 With --baseline BUILD it instead runs the tband of another build (the code
 before a change) and this one alternately on the same trace, and reports both
-side by side with the load average of every run:
+side by side with the load average of every run, on the built-in mix and on
+the user-event mix:
 
   bench/cli_bench.py --build build --baseline /tmp/tband-base/build --events 10000000 --runs 9
 """
@@ -76,63 +77,86 @@ def measure(cmd, runs, stdout_path=os.devnull):
 
 def side_by_side(args):
     """The previous code (--baseline BUILD) and this build, run alternately on
-    the same trace, each run with the load average next to it: wall-clock and
-    CPU-time events/s, peak RSS. Medians per command and binary."""
+    the same traces (the benchmark mix, and its user-event version read with
+    the lab descriptor), each run with the load average next to it:
+    wall-clock and CPU-time events/s, peak RSS. Medians per command and binary."""
     new_tband = Path(args.build) / "host/cli/tband"
     base_tband = Path(args.baseline) / "host/cli/tband"
     make_trace = Path(args.build) / "tools/tband_make_trace"
+    descriptor = Path(args.build) / "generated_lab/descriptor/tband_schema.json"
     with tempfile.TemporaryDirectory(prefix="tband_bench_") as tmp:
         tmp = Path(tmp)
-        trace = tmp / "mix.bin"
+        trace, user_trace = tmp / "mix.bin", tmp / "user_mix.bin"
         subprocess.run([make_trace, "mix", str(args.events), trace], check=True)
-        n = args.events + 4
+        subprocess.run([make_trace, "user-mix", str(args.events), user_trace], check=True)
+        n = args.events + 4  # the mix and its four metadata events
+        user_n = args.events + 2  # after schema_id and ts_resolution_ns
+
+        def conv(tband, out, *extra, schema=False, source=trace):
+            return [tband, "conv", *(["--schema", descriptor] if schema else []), *extra, source, "-o", out,
+                    "--no-progress"]
+
+        # (command, binary, argv, output to compare within its group, events, group)
         commands = [
-            ("decode only (dump --stats)", "base", [base_tband, "dump", "--stats", trace], None),
-            ("decode only (dump --stats)", "new", [new_tband, "dump", "--stats", trace], None),
-            ("conversion (conv -o)", "base", [base_tband, "conv", trace, "-o", tmp / "b.pftrace", "--no-progress"],
-             tmp / "b.pftrace"),
-            ("conversion (conv -o)", "new", [new_tband, "conv", trace, "-o", tmp / "n.pftrace", "--no-progress"],
-             tmp / "n.pftrace"),
-            ("conversion (conv -o)", "new, --threads 1",
-             [new_tband, "conv", "--threads", "1", trace, "-o", tmp / "n1.pftrace", "--no-progress"], tmp / "n1.pftrace"),
-            ("conversion (conv -o)", "new, --threads 2",
-             [new_tband, "conv", "--threads", "2", trace, "-o", tmp / "n2.pftrace", "--no-progress"], tmp / "n2.pftrace"),
+            ("decode only (dump --stats)", "base", [base_tband, "dump", "--stats", trace], None, n, None),
+            ("decode only (dump --stats)", "new", [new_tband, "dump", "--stats", trace], None, n, None),
+            ("conversion (conv -o)", "base", conv(base_tband, tmp / "b.pftrace"), tmp / "b.pftrace", n, "mix"),
+            ("conversion (conv -o)", "new", conv(new_tband, tmp / "n.pftrace"), tmp / "n.pftrace", n, "mix"),
+            ("conversion (conv -o)", "new, --threads 1", conv(new_tband, tmp / "n1.pftrace", "--threads", "1"),
+             tmp / "n1.pftrace", n, "mix"),
+            ("conversion (conv -o)", "new, --threads 2", conv(new_tband, tmp / "n2.pftrace", "--threads", "2"),
+             tmp / "n2.pftrace", n, "mix"),
+            ("user events: decode only", "base", [base_tband, "dump", "--stats", "--schema", descriptor, user_trace],
+             None, user_n, None),
+            ("user events: decode only", "new", [new_tband, "dump", "--stats", "--schema", descriptor, user_trace],
+             None, user_n, None),
+            ("user events: conversion", "base", conv(base_tband, tmp / "ub.pftrace", schema=True, source=user_trace),
+             tmp / "ub.pftrace", user_n, "user"),
+            ("user events: conversion", "new", conv(new_tband, tmp / "un.pftrace", schema=True, source=user_trace),
+             tmp / "un.pftrace", user_n, "user"),
+            ("user events: conversion", "new, --threads 1",
+             conv(new_tband, tmp / "un1.pftrace", "--threads", "1", schema=True, source=user_trace),
+             tmp / "un1.pftrace", user_n, "user"),
         ]
-        for _, _, cmd, _ in commands:  # warm-up: the trace in the page cache, outputs created
+        for cmd in (c[2] for c in commands):  # warm-up: the traces in the page cache, outputs created
             run_once(cmd)
-        outputs = [out for *_, out in commands if out is not None]
-        same = all(out.read_bytes() == outputs[0].read_bytes() for out in outputs[1:])
-        runs = {(name, who): [] for name, who, _, _ in commands}
+        same = True
+        for group in ("mix", "user"):
+            outputs = [c[3] for c in commands if c[5] == group]
+            same &= all(out.read_bytes() == outputs[0].read_bytes() for out in outputs[1:])
+        runs = {(name, who): [] for name, who, *_ in commands}
+        events = {(name, who): count for name, who, _, _, count, _ in commands}
         for _ in range(args.runs):  # alternately, so that both see the same load
-            for name, who, cmd, _ in commands:
+            for name, who, cmd, *_ in commands:
                 runs[(name, who)].append(run_once(cmd))
 
-    print(f"{args.events:,} events of the benchmark mix ({n:,} with metadata); {args.runs} runs of each command, "
-          f"alternating; medians (and range) per command\n")
+    print(f"{args.events:,} events of the benchmark mix ({n:,} with metadata) and of its user-event version "
+          f"({user_n:,}); {args.runs} runs of each command, alternating; medians (and range) per command\n")
     print("| Command | Binary | Wall M events/s | CPU M events/s | Wall | CPU (user+sys) | Peak RSS | Load average |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    figures = {"events": n, "identical_output": same, "rows": []}
+    figures = {"events": n, "user_events": user_n, "identical_output": same, "rows": []}
     for (name, who), rs in runs.items():
+        count = events[(name, who)]
         walls = sorted(r["wall_s"] for r in rs)
         cpus = [r["cpu_s"] for r in rs]
         loads = [r["load"] for r in rs]
         wall, cpu = statistics.median(walls), statistics.median(cpus)
-        cpu_rate = n / cpu if cpu > 0 else float("inf")  # GNU time counts in 10 ms steps
-        row = {"command": name, "binary": who, "wall_s": wall, "cpu_s": cpu,
-               "wall_events_per_s": n / wall, "cpu_events_per_s": cpu_rate,
+        cpu_rate = count / cpu if cpu > 0 else float("inf")  # GNU time counts in 10 ms steps
+        row = {"command": name, "binary": who, "events": count, "wall_s": wall, "cpu_s": cpu,
+               "wall_events_per_s": count / wall, "cpu_events_per_s": cpu_rate,
                "peak_rss_mb": max(r["peak_rss_mb"] for r in rs), "load_min": min(loads), "load_max": max(loads),
                "runs": rs}
         figures["rows"].append(row)
-        print(f"| {name} | {who} | {n / wall / 1e6:.1f} ({n / walls[-1] / 1e6:.1f}-{n / walls[0] / 1e6:.1f}) "
+        print(f"| {name} | {who} | {count / wall / 1e6:.1f} ({count / walls[-1] / 1e6:.1f}-{count / walls[0] / 1e6:.1f}) "
               f"| {cpu_rate / 1e6:.1f} | {wall:.3f} s | {cpu:.3f} s | {row['peak_rss_mb']:.1f} MB "
               f"| {min(loads):.2f}-{max(loads):.2f} |")
-    print(f"\nPerfetto output of the conversions byte for byte the same: {'yes' if same else 'NO'}")
+    print(f"\nPerfetto output byte for byte the same (base and new, each trace): {'yes' if same else 'NO'}")
     print("\nEach run, in order (load average before it):")
     for i in range(args.runs):
         cells = []
         for (name, who), rs in runs.items():
             r = rs[i]
-            cells.append(f"{name.split(' ')[0]}/{who}: {n / r['wall_s'] / 1e6:.1f} M/s @ {r['load']:.2f}")
+            cells.append(f"{name}/{who}: {events[(name, who)] / r['wall_s'] / 1e6:.1f} M/s @ {r['load']:.2f}")
         print(f"  run {i + 1}: " + "; ".join(cells))
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2))

@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <string_view>
@@ -171,6 +172,40 @@ class FieldReader {
       return fail(DecodeErrorKind::kVarlenTooLong, field, start, max_bytes);
     }
     return fail(n == 0 ? DecodeErrorKind::kMissingField : DecodeErrorKind::kTruncatedField, field, start);
+  }
+  /// read_varlen_bounded() with its common cases first: a one-byte varlen,
+  /// and one that ends within the next eight bytes of the frame, read as one
+  /// word (a 5-byte timestamp without a loop). Anything else, errors
+  /// included, goes to read_varlen_bounded(): the same values and errors.
+  [[gnu::always_inline]] bool read_varlen_quick(std::uint64_t& out, int field, unsigned max_bytes,
+                                                unsigned last_byte_bits) noexcept {
+    if (pos_ != end_ && *pos_ < 0x80u && (max_bytes > 1 || (*pos_ >> last_byte_bits) == 0)) [[likely]] {
+      out = *pos_++;
+      return true;
+    }
+    if constexpr (std::endian::native == std::endian::little) {
+      if (end_ - pos_ >= 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, pos_, sizeof w);
+        const std::uint64_t stops = ~w & 0x8080808080808080ull;  // bytes without a continuation bit
+        const unsigned len = static_cast<unsigned>(std::countr_zero(stops) >> 3) + 1u;  // 9 when none ends it
+        if (len <= 8 &&
+            (len < max_bytes || (len == max_bytes && ((w >> (8 * (len - 1))) & 0xFFu) >> last_byte_bits == 0))) {
+          std::uint64_t x = w & 0x7F7F7F7F7F7F7F7Full;
+          if (len < 8) {
+            x &= (std::uint64_t{1} << (8 * len)) - 1;
+          }
+          // Seven bits per byte, packed: pairs, then fours, then all eight.
+          x = (x & 0x007F007F007F007Full) | ((x & 0x7F007F007F007F00ull) >> 1);
+          x = (x & 0x00003FFF00003FFFull) | ((x & 0x3FFF00003FFF0000ull) >> 2);
+          x = (x & 0x000000000FFFFFFFull) | ((x & 0x0FFFFFFF00000000ull) >> 4);
+          pos_ += len;
+          out = x;
+          return true;
+        }
+      }
+    }
+    return read_varlen_bounded(out, field, max_bytes, last_byte_bits);
   }
   /// Records and returns false for a value the field's type cannot hold,
   /// read from `start` (the run-time decoder's range checks).

@@ -128,6 +128,7 @@ bool decode_dynamic(const RuntimeEvent& event, std::span<const std::uint8_t> fra
         absent.s = fields[j].default_value.s;
         absent.f = fields[j].default_value.f;
       }
+      out.has_str = has_str;
       return true;
     }
     const Plan& plan = kPlans[static_cast<std::size_t>(info.type)];
@@ -135,7 +136,7 @@ bool decode_dynamic(const RuntimeEvent& event, std::span<const std::uint8_t> fra
     const int index = static_cast<int>(i);
     std::uint64_t raw = 0;
     if (plan.read == Read::kVarlen) {
-      if (!r.read_varlen_bounded(raw, index, plan.max_bytes, plan.last_byte_bits)) {
+      if (!r.read_varlen_quick(raw, index, plan.max_bytes, plan.last_byte_bits)) {
         error = r.error();
         return false;
       }
@@ -160,6 +161,7 @@ bool decode_dynamic(const RuntimeEvent& event, std::span<const std::uint8_t> fra
     error = r.trailing_bytes();
     return false;
   }
+  out.has_str = has_str;
   return true;
 }
 

@@ -19,6 +19,9 @@ namespace tband {
 struct DynamicEvent {
   const RuntimeEvent* event = nullptr;
   std::vector<FieldValue> fields;
+  /// False when no field holds a string (decode_dynamic() says so; an event
+  /// made otherwise may leave it true): the UTF-8 check skips the event.
+  bool has_str = true;
 
   [[nodiscard]] const EventInfo& info() const noexcept { return event->info; }
   [[nodiscard]] bool has_ts() const noexcept { return !event->info.is_metadata; }

@@ -56,6 +56,9 @@ void each_invalid_string(const E& e, F&& f) {
 }
 
 [[nodiscard]] inline std::optional<std::string_view> first_invalid_utf8_field(const DynamicEvent& event) {
+  if (!event.has_str) {
+    return std::nullopt;
+  }
   for (const FieldValue& field : event.fields) {
     if (field.present && value_kind(field.info->type) == ValueKind::kStr && !is_valid_utf8(field.str)) {
       return field.info->name;

@@ -7,7 +7,9 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,16 +25,23 @@ struct KeyFields {
     std::uint32_t index;
     ValueKind kind;
     bool optional;
+    std::uint8_t offset;  // of the FieldValue member that holds a number (u, s or f), as one word
   };
   std::vector<Field> fields;
   bool any_optional = false;
+  bool words_only = true;  // no string and no optional field: a word per field, nothing else
 
   KeyFields() = default;
   KeyFields(std::span<const FieldInfo> infos, const std::vector<int>& indices) {
     for (const int index : indices) {
       const FieldInfo& info = infos[static_cast<std::size_t>(index)];
-      fields.push_back({static_cast<std::uint32_t>(index), value_kind(info.type), info.optional});
+      const ValueKind kind = value_kind(info.type);
+      const std::size_t offset = kind == ValueKind::kSigned  ? offsetof(FieldValue, s)
+                                 : kind == ValueKind::kFloat ? offsetof(FieldValue, f)
+                                                             : offsetof(FieldValue, u);
+      fields.push_back({static_cast<std::uint32_t>(index), kind, info.optional, static_cast<std::uint8_t>(offset)});
       any_optional |= info.optional;
+      words_only &= !info.optional && kind != ValueKind::kStr;
     }
   }
 };
@@ -106,6 +115,14 @@ class RecentKeys {
 };
 
 inline void FieldKey::add_fields(std::span<const FieldValue> values, const KeyFields& key) {
+  if (key.words_only) {  // the usual key: each field's number as it is held (the same words as below)
+    for (const KeyFields::Field& f : key.fields) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, reinterpret_cast<const char*>(&values[f.index]) + f.offset, sizeof word);
+      add(word);
+    }
+    return;
+  }
   std::uint64_t present = 0;
   for (std::size_t i = 0; i < key.fields.size(); ++i) {
     const KeyFields::Field& f = key.fields[i];
