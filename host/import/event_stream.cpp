@@ -13,7 +13,9 @@ EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t inde
     : reader_(std::move(reader)),
       index_(index),
       link_(reader_->spec().core.value_or(0)),
-      arena_(std::make_unique<std::uint8_t[]>(InputReader::kChunkSize * 2 + CobsDeframer::kDefaultMaxFrameLen)),
+      // Not zeroed: a frame is copied in before it is read.
+      arena_(std::make_unique_for_overwrite<std::uint8_t[]>(InputReader::kChunkSize * 2 +
+                                                             CobsDeframer::kDefaultMaxFrameLen)),
       core_(reader_->spec().core.value_or(0)),
       schemas_(schemas) {
   for (const EventInfo& info : all_event_infos()) {
