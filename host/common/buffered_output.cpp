@@ -6,9 +6,9 @@ BufferedOutput::BufferedOutput(std::FILE* file, std::string name)
     : file_(file),
       name_(std::move(name)),
       // Not zeroed: only what was written is read, and zeroing touched every
-      // page of both megabytes even for a small output.
-      fill_(std::make_unique_for_overwrite<std::uint8_t[]>(kBufferSize)),
-      pending_(std::make_unique_for_overwrite<std::uint8_t[]>(kBufferSize)) {}
+      // page of both megabytes even for a small output. The second buffer
+      // comes with the writer thread: an output that fits one never has it.
+      fill_(std::make_unique_for_overwrite<std::uint8_t[]>(kFirstSize)) {}
 
 BufferedOutput::~BufferedOutput() {
   flush();
@@ -36,6 +36,13 @@ void BufferedOutput::wait_for_writer() {
   cv_.wait(lock, [this] { return !busy_; });
 }
 
+void BufferedOutput::grow() {
+  auto bigger = std::make_unique_for_overwrite<std::uint8_t[]>(kBufferSize);
+  std::memcpy(bigger.get(), fill_.get(), used_);
+  fill_ = std::move(bigger);
+  capacity_ = kBufferSize;
+}
+
 void BufferedOutput::hand_over() {
   if (used_ == 0) {
     return;
@@ -47,6 +54,7 @@ void BufferedOutput::hand_over() {
     return;
   }
   if (!writer_.joinable()) {
+    pending_ = std::make_unique_for_overwrite<std::uint8_t[]>(kBufferSize);
     writer_ = std::thread([this] { writer_loop(); });
   }
   std::unique_lock lock(mutex_);

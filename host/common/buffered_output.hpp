@@ -22,6 +22,10 @@ namespace tband {
 class BufferedOutput {
  public:
   static constexpr std::size_t kBufferSize = 1 << 20;
+  /// The first buffer starts this small and grows to kBufferSize when it
+  /// fills: a small output never maps a megabyte (which cost most of a run of
+  /// the fuzz targets, converting small inputs by the million).
+  static constexpr std::size_t kFirstSize = 64 * 1024;
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
   static constexpr bool kWriterThread = false;  // the WebAssembly build has no threads: full buffers written inline
 #else
@@ -36,12 +40,17 @@ class BufferedOutput {
 
   /// Room for at least n bytes at the returned pointer; commit() what was used.
   std::uint8_t* reserve(std::size_t n) {
-    if (kBufferSize - used_ < n) {
-      hand_over();
-      if (n > kBufferSize) {
-        big_.resize(n);
-        big_pending_ = big_.data();
-        return big_pending_;
+    if (capacity_ - used_ < n) {
+      if (capacity_ < kBufferSize) {
+        grow();
+      }
+      if (kBufferSize - used_ < n) {
+        hand_over();
+        if (n > kBufferSize) {
+          big_.resize(n);
+          big_pending_ = big_.data();
+          return big_pending_;
+        }
       }
     }
     return fill_.get() + used_;
@@ -76,6 +85,7 @@ class BufferedOutput {
   [[nodiscard]] std::uint64_t bytes_written() const noexcept { return written_ + used_; }
 
  private:
+  void grow();             // the first buffer to kBufferSize, keeping what it holds
   void hand_over();        // the full buffer goes to the writer thread
   void wait_for_writer();  // until the writer thread is idle
   void write_raw(const std::uint8_t* data, std::size_t n);
@@ -84,6 +94,7 @@ class BufferedOutput {
   std::FILE* file_;
   std::string name_;
   std::unique_ptr<std::uint8_t[]> fill_;     // being filled by the caller
+  std::size_t capacity_ = kFirstSize;        // of fill_: kFirstSize, then kBufferSize
   std::unique_ptr<std::uint8_t[]> pending_;  // being written by the thread
   std::size_t used_ = 0;
   std::size_t pending_len_ = 0;

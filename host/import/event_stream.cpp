@@ -14,7 +14,8 @@ EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t inde
       index_(index),
       link_(reader_->spec().core.value_or(0)),
       compact_(reader_->spec().core.value_or(0)),
-      arena_(std::make_unique<std::uint8_t[]>(kArenaSize)),
+      // Not zeroed: a frame is copied in before it is read.
+      arena_(std::make_unique_for_overwrite<std::uint8_t[]>(kArenaSize)),
       core_(reader_->spec().core.value_or(0)),
       schemas_(schemas) {
   for (const EventInfo& info : all_event_infos()) {
