@@ -32,6 +32,9 @@ class CompactTs {
   static constexpr std::uint8_t kAnnounceId = 0x11;  // compact_timestamps (schema/base.yaml)
   static constexpr std::uint8_t kCoreIdId = 0x00;    // core_id: its ts stays as it is
   static constexpr std::uint32_t kMaxCores = 256;
+  // The announcement's fields for the format below (target/src/compact_ts.hpp).
+  static constexpr std::uint64_t kTagBits = 2;
+  static constexpr std::uint64_t kDeltaBits = 19;
 
   /// core: the core whose frames the stream starts with (the input's "@core").
   explicit CompactTs(std::uint32_t core = 0) noexcept : core_(core < kMaxCores ? core : 0) {}
@@ -82,14 +85,22 @@ class CompactTs {
     }
     const std::span<const std::uint8_t> body = frame.data;
     const std::uint8_t id = body[0];
-    if (id == kAnnounceId) {  // a start: every core's next timestamp is absolute
-      active_ = true;
-      anchors_ = {};
+    std::size_t i = 1;
+    std::uint64_t v = 0;
+    if (id == kAnnounceId) {
+      // A start: every core's next timestamp is absolute. Only the exact
+      // announcement of the format read here counts: a stray 0x11 frame in
+      // garbage (a RAM dump, a wrong --format) must not turn the times of
+      // every later event into "unknown".
+      std::uint64_t delta_bits = 0;
+      if (read_varint(body, i, v) && v == kTagBits && read_varint(body, i, delta_bits) &&
+          delta_bits == kDeltaBits && i == body.size()) {
+        active_ = true;
+        anchors_ = {};
+      }
       sink(frame);
       return;
     }
-    std::size_t i = 1;
-    std::uint64_t v = 0;
     if (id == kCoreIdId) {
       std::uint64_t named = 0;
       if (read_varint(body, i, v) && read_varint(body, i, named) && named < kMaxCores) {
