@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # After scripts/test.sh: the slowest tests and build steps of each build tree
-# it left (build, build-asan, build-tsan, build-release, build-minsizerel), from
+# it left (build-asan, build-tsan, build-release), from
 # CTest's cost data and Ninja's log, and the number of tests each ran.
 #   scripts/ci_times.sh [COUNT]     COUNT rows each (default 30)
 # No pipefail: `sort | head` ends sort early with SIGPIPE, which is no error here.
@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 count=${1:-30}
 
-for dir in build build-asan build-tsan build-release build-minsizerel; do
+for dir in build-asan build-tsan build-release; do
   [ -d "$dir" ] || continue
   echo "== $dir"
   costs=$dir/Testing/Temporary/CTestCostData.txt
