@@ -11,6 +11,8 @@
 // with "perfetto" clicks "Open in Perfetto"), saves the screenshot. Prints a
 // JSON array, one entry per job: what the page showed, the slowest answer of
 // the main thread, and the peak resident memory of the tab's renderer process.
+// TBAND_CHROMIUM_FLAGS adds browser flags (space-separated), e.g. for
+// bench/web_bench.py's engine comparisons: --js-flags=--no-liftoff.
 'use strict';
 const {spawn} = require('child_process');
 const fs = require('fs');
@@ -23,7 +25,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function main() {
   const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-popup-blocking',
-    '--window-size=1100,1200', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    '--window-size=1100,1200', '--remote-debugging-port=0', `--user-data-dir=${profile}`,
+    ...(process.env.TBAND_CHROMIUM_FLAGS || '').split(' ').filter(Boolean), 'about:blank'],
   {stdio: 'ignore'});
   try {
     return await drive(browser.pid);
