@@ -13,6 +13,7 @@ the page and its worker).
 
   bench/web_bench.py --build build --web build-web/web --events 10000000 --runs 3
   bench/web_bench.py --build build --web js-O3=/tmp/a/web --web wasm-O2=/tmp/b/web   # builds side by side
+  bench/web_bench.py ... --chromium-flags '' --chromium-flags --js-flags=--no-liftoff  # browser flags side by side
 
 Wall times on a shared machine are noisy: compare the ratios of one run; the
 load average is printed with every figure. Not a ctest: a 10 M-event mix
@@ -79,6 +80,9 @@ def main():
     parser.add_argument("--events", type=int, default=10_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-chromium", action="store_true", help="Node only")
+    parser.add_argument("--chromium-flags", action="append", default=None, metavar="FLAGS",
+                        help="run the page once per FLAGS (space-separated browser flags, '' for none), e.g. "
+                             "--chromium-flags '' --chromium-flags --js-flags=--no-liftoff")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     webs = {}
@@ -113,8 +117,8 @@ def main():
                              "cpu_s": cpu, "peak_rss_mb": rss, "load": load, "same_bytes": same})
                 print(f"run {run} node {name}: conversion {convert:.2f} s (process {wall:.2f} s, CPU {cpu:.2f} s, "
                       f"{rss:.0f} MB) load {load:.1f} same bytes: {same}", flush=True)
-                if chromium:
-                    rows.append(chromium_run(chromium, node, web, trace, native_out, tmp, run, name))
+                for flags in (args.chromium_flags or [""]) if chromium else []:
+                    rows.append(chromium_run(chromium, node, web, trace, native_out, tmp, run, name, flags))
         summary = {}
         for engine, name in {(r["engine"], r["build"]) for r in rows}:
             mine = [r for r in rows if r["engine"] == engine and r["build"] == name]
@@ -129,7 +133,9 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def chromium_run(chromium, node, web, trace, native_out, tmp, run, name):
+def chromium_run(chromium, node, web, trace, native_out, tmp, run, name, flags):
+    if flags:
+        name = f"{name} {flags}"
     site = serve(web)
     try:
         downloads = tmp / "downloads"
@@ -141,7 +147,7 @@ def chromium_run(chromium, node, web, trace, native_out, tmp, run, name):
         load = load_average()
         proc = subprocess.run([node, "--experimental-websocket", ROOT / "tests/web/page_driver.js", chromium, profile,
                                f"http://127.0.0.1:{site.server_address[1]}/index.html?stats=0", downloads, jobs],
-                              capture_output=True, text=True, env={**os.environ, "TBAND_PAGE_TIMEOUT_S": "900"})
+                              capture_output=True, text=True, env={**os.environ, "TBAND_PAGE_TIMEOUT_S": "900", "TBAND_CHROMIUM_FLAGS": flags})
         if proc.returncode != 0:
             sys.exit(f"web_bench: page_driver.js failed: {proc.stderr[-2000:]}")
         page = json.loads(proc.stdout)[0]
