@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""The web converter's worker in headless Chromium with no DevTools client
+attached: how fast the page converts for a user, which bench/web_bench.py
+cannot show (its driver, page_driver.js, keeps a DevTools session on the tab,
+and with it the worker's conversion ran about 10x slower here:
+bench/RESULTS.md).
+
+A small page next to the web build (served from a temporary folder holding
+links to it) fetches the trace, hands it to worker.js as a File, exactly as
+the page does after a drop, and POSTs the worker's summary (its convert_ms:
+the time of the converter's call) back to this script; then the browser is
+stopped. The outputs are not kept (the .pftrace bytes are compared in
+bench/web_bench.py and tests/web).
+
+  bench/web_chromium_plain.py --web build-web/web --trace /tmp/mix10m.bin --runs 3
+"""
+import argparse
+import http.server
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+PAGE = """<!doctype html><title>tband worker timing</title><script>
+(async () => {
+  const blob = await (await fetch('trace.bin')).blob();
+  const worker = new Worker('worker.js');
+  worker.onmessage = (e) => {
+    if (e.data.type !== 'done') return;
+    const s = e.data.summary;
+    fetch('/result', {method: 'POST', body: JSON.stringify({convert_ms: s.convert_ms, exit_code: s.exit_code, events: s.events})});
+  };
+  worker.postMessage({inputs: [{file: new File([blob], 'trace.bin'), core: 0}], descriptor: null,
+                      mode: 'freertos', format: 'auto', json: false, stats: false});
+})();
+</script>
+"""
+
+
+def chromium_path():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if path := shutil.which(name):
+            return path
+    return None
+
+
+def one_run(chromium, site, flags, timeout):
+    result = {}
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(site), **kwargs)
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            result.update(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(204)
+            self.end_headers()
+            threading.Thread(target=server.shutdown).start()
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    profile = tempfile.mkdtemp(prefix="chromium_")
+    browser = subprocess.Popen(
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}", *flags,
+         f"http://127.0.0.1:{server.server_address[1]}/timing.html"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    timer = threading.Timer(timeout, server.shutdown)
+    timer.start()
+    try:
+        server.serve_forever()
+    finally:
+        timer.cancel()
+        browser.kill()
+        browser.wait()
+        server.server_close()
+        shutil.rmtree(profile, ignore_errors=True)
+    if not result:
+        sys.exit(f"web_chromium_plain: no answer from the page within {timeout} s")
+    if result.get("exit_code") != 0:
+        sys.exit(f"web_chromium_plain: the conversion failed: {result}")
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--web", type=Path, required=True, help="the built page (tband.js, tband.wasm, worker.js)")
+    parser.add_argument("--trace", type=Path, required=True)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for one conversion")
+    parser.add_argument("--chromium-flags", default="", help="extra browser flags, space-separated")
+    args = parser.parse_args()
+    chromium = chromium_path()
+    if chromium is None:
+        sys.exit("web_chromium_plain: no chromium (apt-get install chromium)")
+    for name in ("tband.js", "tband.wasm", "worker.js"):
+        if not (args.web / name).is_file():
+            sys.exit(f"web_chromium_plain: {args.web / name} is missing (scripts/build_web.sh)")
+    site = Path(tempfile.mkdtemp(prefix="tband_web_plain_"))
+    try:
+        for name in ("tband.js", "tband.wasm", "worker.js"):
+            os.symlink((args.web / name).resolve(), site / name)
+        os.symlink(args.trace.resolve(), site / "trace.bin")
+        (site / "timing.html").write_text(PAGE)
+        times = []
+        for run in range(args.runs):
+            with open("/proc/loadavg") as f:
+                load = f.read().split()[0]
+            r = one_run(chromium, site, args.chromium_flags.split(), args.timeout)
+            times.append(r["convert_ms"] / 1e3)
+            print(f"run {run}: conversion {times[-1]:.2f} s, {r['events']} events, load {load}", flush=True)
+        print(f"median {statistics.median(times):.2f} s")
+    finally:
+        shutil.rmtree(site, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
