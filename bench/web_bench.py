@@ -13,7 +13,7 @@ the page and its worker).
 
   bench/web_bench.py --build build --web build-web/web --events 10000000 --runs 3
   bench/web_bench.py --build build --web js-O3=/tmp/a/web --web wasm-O2=/tmp/b/web   # builds side by side
-  bench/web_bench.py ... --chromium-flags '' --chromium-flags --js-flags=--no-liftoff  # browser flags side by side
+  bench/web_bench.py ... --chromium-flags= --chromium-flags=--js-flags=--no-liftoff  # browser flags side by side
 
 Wall times on a shared machine are noisy: compare the ratios of one run; the
 load average is printed with every figure. Not a ctest: a 10 M-event mix
@@ -82,7 +82,7 @@ def main():
     parser.add_argument("--no-chromium", action="store_true", help="Node only")
     parser.add_argument("--chromium-flags", action="append", default=None, metavar="FLAGS",
                         help="run the page once per FLAGS (space-separated browser flags, '' for none), e.g. "
-                             "--chromium-flags '' --chromium-flags --js-flags=--no-liftoff")
+                             "--chromium-flags= --chromium-flags=--js-flags=--no-liftoff")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     webs = {}

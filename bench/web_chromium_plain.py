@@ -26,6 +26,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from web_bench import chromium_path, load_average  # this folder's engine comparison
+
 PAGE = """<!doctype html><title>tband worker timing</title><script>
 (async () => {
   const blob = await (await fetch('trace.bin')).blob();
@@ -40,13 +42,6 @@ PAGE = """<!doctype html><title>tband worker timing</title><script>
 })();
 </script>
 """
-
-
-def chromium_path():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        if path := shutil.which(name):
-            return path
-    return None
 
 
 def one_run(chromium, site, flags, timeout):
@@ -111,11 +106,10 @@ def main():
         (site / "timing.html").write_text(PAGE)
         times = []
         for run in range(args.runs):
-            with open("/proc/loadavg") as f:
-                load = f.read().split()[0]
+            load = load_average()
             r = one_run(chromium, site, args.chromium_flags.split(), args.timeout)
             times.append(r["convert_ms"] / 1e3)
-            print(f"run {run}: conversion {times[-1]:.2f} s, {r['events']} events, load {load}", flush=True)
+            print(f"run {run}: conversion {times[-1]:.2f} s, {r['events']} events, load {load:.1f}", flush=True)
         print(f"median {statistics.median(times):.2f} s")
     finally:
         shutil.rmtree(site, ignore_errors=True)
