@@ -8,7 +8,8 @@ bench/RESULTS.md).
 A small page next to the web build (served from a temporary folder holding
 links to it) fetches the trace, hands it to worker.js as a File, exactly as
 the page does after a drop, and POSTs the worker's summary (its convert_ms:
-the time of the converter's call) back to this script; then the browser is
+from the job's start, the module loaded, to its outputs ready, the copies in
+the browser's private storage included) back to this script; then the browser is
 stopped. The outputs are not kept (the .pftrace bytes are compared in
 bench/web_bench.py and tests/web).
 
@@ -95,12 +96,12 @@ def main():
     chromium = chromium_path()
     if chromium is None:
         sys.exit("web_chromium_plain: no chromium (apt-get install chromium)")
-    for name in ("tband.js", "tband.wasm", "worker.js"):
+    for name in ("tband.js", "tband.wasm", "worker.js", "stager.js"):
         if not (args.web / name).is_file():
             sys.exit(f"web_chromium_plain: {args.web / name} is missing (scripts/build_web.sh)")
     site = Path(tempfile.mkdtemp(prefix="tband_web_plain_"))
     try:
-        for name in ("tband.js", "tband.wasm", "worker.js"):
+        for name in ("tband.js", "tband.wasm", "worker.js", "stager.js"):
             os.symlink((args.web / name).resolve(), site / name)
         os.symlink(args.trace.resolve(), site / "trace.bin")
         (site / "timing.html").write_text(PAGE)
