@@ -36,13 +36,28 @@ PAGE = """<!doctype html><title>tband worker timing</title><script>
   worker.onmessage = (e) => {
     if (e.data.type !== 'done') return;
     const s = e.data.summary;
-    fetch('/result', {method: 'POST', body: JSON.stringify({convert_ms: s.convert_ms, exit_code: s.exit_code, events: s.events})});
+    fetch('/result', {method: 'POST', body: JSON.stringify({convert_ms: s.convert_ms, exit_code: s.exit_code, events: s.events, outputs_in: s.outputs_in})});
   };
   worker.postMessage({inputs: [{file: new File([blob], 'trace.bin'), core: 0}], descriptor: null,
                       mode: 'freertos', format: 'auto', json: false, stats: false});
 })();
 </script>
 """
+
+
+def renderer_peak_bytes(profile):
+    """The largest peak resident set (VmHWM) among this browser's renderers: the tab with its workers."""
+    peak = 0
+    for entry in Path("/proc").iterdir():
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+            if "--type=renderer" in cmdline and profile in cmdline:
+                for line in (entry / "status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]) * 1024)
+        except (OSError, ValueError):
+            continue
+    return peak
 
 
 def one_run(chromium, site, flags, timeout):
@@ -72,6 +87,7 @@ def one_run(chromium, site, flags, timeout):
     timer.start()
     try:
         server.serve_forever()
+        result["tab_peak_bytes"] = renderer_peak_bytes(profile)
     finally:
         timer.cancel()
         browser.kill()
@@ -96,13 +112,14 @@ def main():
     chromium = chromium_path()
     if chromium is None:
         sys.exit("web_chromium_plain: no chromium (apt-get install chromium)")
-    for name in ("tband.js", "tband.wasm", "worker.js", "stager.js"):
+    for name in ("tband.js", "tband.wasm", "worker.js"):
         if not (args.web / name).is_file():
             sys.exit(f"web_chromium_plain: {args.web / name} is missing (scripts/build_web.sh)")
     site = Path(tempfile.mkdtemp(prefix="tband_web_plain_"))
     try:
         for name in ("tband.js", "tband.wasm", "worker.js", "stager.js"):
-            os.symlink((args.web / name).resolve(), site / name)
+            if (args.web / name).is_file():  # stager.js: not in builds before it
+                os.symlink((args.web / name).resolve(), site / name)
         os.symlink(args.trace.resolve(), site / "trace.bin")
         (site / "timing.html").write_text(PAGE)
         times = []
@@ -110,7 +127,8 @@ def main():
             load = load_average()
             r = one_run(chromium, site, args.chromium_flags.split(), args.timeout)
             times.append(r["convert_ms"] / 1e3)
-            print(f"run {run}: conversion {times[-1]:.2f} s, {r['events']} events, load {load:.1f}", flush=True)
+            print(f"run {run}: conversion {times[-1]:.2f} s, {r['events']} events, outputs in {r.get('outputs_in', 'memory')}, "
+                  f"tab peak RSS {r['tab_peak_bytes'] / 2**20:.0f} MiB, load {load:.1f}", flush=True)
         print(f"median {statistics.median(times):.2f} s")
     finally:
         shutil.rmtree(site, ignore_errors=True)

@@ -3,7 +3,7 @@
 // synchronous access handle on the same file) and is never made to wait
 // for the whole copy. Stops early when told (the conversion ended).
 'use strict';
-const kBlock = 2 << 20;
+const kBlock = 8 << 20;  // fewer, larger stream reads: less of the browser's time beside the conversion
 let stopped = false;
 
 onmessage = async (event) => {

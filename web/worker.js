@@ -108,6 +108,26 @@ async function privateStorage() {
 const kPrefix = 'tband-' + Math.random().toString(36).slice(2) + '-';
 let jobNumber = 0;
 let lastOutputs = [];  // the previous job's files: the page keeps them until the next job
+let orphansRemoved = false;
+// This worker's files are its own while it lives: a lock by their prefix says so to other tabs.
+if (self.navigator && navigator.locks) navigator.locks.request(kPrefix, () => new Promise(() => {}));
+
+/// Removes the scratch files of workers that are gone (a tab closed before
+/// its next conversion): those whose prefix no lock holds.
+async function removeOrphans(root) {
+  try {
+    if (!navigator.locks) return;
+    const held = new Set((await navigator.locks.query()).held.map((lock) => lock.name));
+    const orphans = [];
+    for await (const name of root.keys()) {
+      const prefix = /^tband-[a-z0-9]+-/.exec(name);
+      if (prefix && !held.has(prefix[0])) orphans.push(name);
+    }
+    await Promise.all(orphans.map((name) => root.removeEntry(name).catch(() => {})));
+  } catch (e) {
+    // only housekeeping: the conversion goes on
+  }
+}
 
 /// Starts copying `file` into the storage as `name` beside the conversion
 /// (stager.js); the copy as an OpfsFile the converter reads while it grows,
@@ -199,6 +219,10 @@ onmessage = async (event) => {
   const started = performance.now();  // the module is loaded (once per page)
   const prefix = kPrefix + (++jobNumber) + '-';
   const root = await privateStorage();
+  if (root && !orphansRemoved) {
+    orphansRemoved = true;
+    await removeOrphans(root);
+  }
   // The page drops the previous outputs when it starts a job.
   await Promise.all(lastOutputs.map((f) => f.remove()));
   lastOutputs = [];
