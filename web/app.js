@@ -161,6 +161,7 @@ function convert() {
     format: $('format').value,
     json: $('want-json').checked,  // a big trace's JSON is several times its .pftrace
     stats: params.get('stats') !== '0',  // ?stats=0: the .pftrace only, as `tband conv` (bench/web_bench.py)
+    storage: params.get('storage') !== '0',  // ?storage=0: outputs in the tab's memory, not the private storage
   });
 }
 

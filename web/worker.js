@@ -218,7 +218,7 @@ onmessage = async (event) => {
   }
   const started = performance.now();  // the module is loaded (once per page)
   const prefix = kPrefix + (++jobNumber) + '-';
-  const root = await privateStorage();
+  const root = job.storage === false ? null : await privateStorage();  // false: the in-memory way
   if (root && !orphansRemoved) {
     orphansRemoved = true;
     await removeOrphans(root);
