@@ -72,7 +72,7 @@ class OpfsOutput {
     try {
       written = this.file.handle.write(bytes, {at: this.size});
     } catch (e) {
-      written = 0;
+      // the storage refused (quota): memory from here on
     }
     this.size += written;
     if (written < bytes.length) {
@@ -133,12 +133,11 @@ async function removeOrphans(root) {
 /// (stager.js); the copy as an OpfsFile the converter reads while it grows,
 /// with `finished`, a promise of the stager's end; null where it cannot start.
 async function startStager(root, file, name) {
-  let copy = null;
+  let copy;
   try {
     // Both handles 'readwrite-unsafe': the stager writes while the converter reads.
     copy = await OpfsFile.create(root, name, {mode: 'readwrite-unsafe'});
   } catch (e) {
-    if (copy) await copy.remove();
     return null;
   }
   const stager = new Worker('stager.js');
@@ -241,7 +240,7 @@ onmessage = async (event) => {
     outputs.set(name, file ? new OpfsOutput(file) : new MemoryOutput());
   }
 
-  const staged_ms = performance.now() - started;
+  const setup_ms = performance.now() - started;
   tband.FS.mount(tband.WORKERFS, {files}, '/in');
   tband.FS.chdir('/in');
   const request = {
@@ -285,7 +284,7 @@ onmessage = async (event) => {
   // From the job's start to its outputs ready: the storage's files made and removed included.
   summary.convert_ms = performance.now() - started;  // shown on the page, read by bench/web_bench.py
   summary.outputs_in = root && lastOutputs.length ? 'storage' : 'memory';
-  summary.phases_ms = {staging: staged_ms, converter: called_ms - staged_ms, outputs: summary.convert_ms - called_ms};
+  summary.phases_ms = {setup: setup_ms, converter: called_ms - setup_ms, outputs: summary.convert_ms - called_ms};
   const transfer = Object.values(pageOutputs).flat().filter((p) => p instanceof ArrayBuffer);
   postMessage({type: 'done', summary, outputs: pageOutputs}, transfer);
 };
