@@ -168,8 +168,6 @@ class WebPageInChromium(unittest.TestCase):
         self.assertEqual(page["summary"]["events"], "4319")
         self.assertEqual(page["summary"]["tracks"], "9")
         self.assertEqual(page["summary"]["duration"], "499.603 ms")
-        # localhost is a secure context: the worker stages the input and writes the outputs in the private storage
-        self.assertEqual(page["summary"]["outputs-kept-in"], "the browser's private storage")
         self.assertEqual(page["stats_tables"][0], "Trace")
         cli_stats = run(["stats", str(trace)]).stdout.decode()
         for title in page["stats_tables"]:
