@@ -10,10 +10,7 @@ DecodePipeline::DecodePipeline(std::vector<std::unique_ptr<EventStream>>& stream
                                const std::vector<std::string>& input_names, SchemaSet* schemas,
                                std::function<void()> progress)
     : streams_(streams), input_names_(input_names), schemas_(schemas), progress_(std::move(progress)) {
-  for (std::size_t i = 0; i < kBatches; ++i) {
-    batches_.push_back(std::make_unique<DecodedBatch>());
-    free_.push_back(batches_.back().get());
-  }
+  batches_.reserve(kBatches);
   full_.resize(kBatches, nullptr);
   thread_ = std::thread([this] { run(); });
 }
@@ -92,6 +89,14 @@ void DecodePipeline::finish_unusual(DecodedBatch& batch, BatchEntry& entry) {
 
 DecodedBatch* DecodePipeline::acquire() {
   std::unique_lock lock(mutex_);
+  if (free_.empty() && batches_.size() < kBatches && !cancelled_) {
+    // A short trace never needs all of them; only this thread adds batches.
+    lock.unlock();
+    auto batch = std::make_unique<DecodedBatch>();
+    lock.lock();
+    batches_.push_back(std::move(batch));
+    return batches_.back().get();
+  }
   if (free_.empty() && !cancelled_) {
     producer_waiting_ = true;
     producer_cv_.wait(lock, [this] { return free_.size() >= kWakeAt || cancelled_; });

@@ -53,8 +53,10 @@ class DecodedBatch {
   // Frame bytes: the largest frame always fits into an empty batch.
   static constexpr std::size_t kBytes = 2 * CobsDeframer::kDefaultMaxFrameLen;
 
-  // The bytes are not cleared: only what frames use becomes resident.
-  DecodedBatch() : entries_(kCapacity), bytes_(new std::uint8_t[kBytes]) {}
+  // Nothing is cleared up front: entries are made as they are first used and
+  // the bytes are left as they are, so a small trace costs little (a fuzzer
+  // or the web page runs many) and a long one only what its frames use.
+  DecodedBatch() : bytes_(new std::uint8_t[kBytes]) { entries_.reserve(kCapacity); }
 
   [[nodiscard]] bool room_for(std::size_t frame_size) const noexcept {
     return count_ < kCapacity && frame_size <= kBytes - used_;
@@ -75,7 +77,12 @@ class DecodedBatch {
     return {copy, n};
   }
   /// The entry being filled (room_for() first), then add() it.
-  BatchEntry& next_entry() noexcept { return entries_[count_]; }
+  BatchEntry& next_entry() {
+    if (count_ == entries_.size()) [[unlikely]] {  // first use of this slot; reserved, so no reallocation
+      entries_.emplace_back();
+    }
+    return entries_[count_];
+  }
   /// Where the next entry's run-time event goes, if it has one.
   DynamicEvent& next_dynamic() {
     if (dynamic_used_ == dynamic_.size()) {
@@ -179,7 +186,7 @@ class DecodePipeline {
   std::uint64_t items_ = 0;
   DecodedBatch* filling_ = nullptr;  // the decoding thread's
 
-  std::vector<std::unique_ptr<DecodedBatch>> batches_;
+  std::vector<std::unique_ptr<DecodedBatch>> batches_;  // up to kBatches, made as the decoding thread needs them
   std::mutex mutex_;
   std::condition_variable producer_cv_, consumer_cv_;
   std::vector<DecodedBatch*> free_;
