@@ -4,8 +4,9 @@
 // conversion here: the converter is tband's C++ compiled to WebAssembly.
 'use strict';
 
-// Inputs above this (all files together) are refused: the converter keeps
-// its outputs in the tab's memory (WebAssembly: 4 GiB at most). The tband
+// Inputs above this (all files together) are refused: the converter's
+// memory is WebAssembly's (4 GiB at most), and without the browser's private
+// storage the outputs stay in the tab's memory too (worker.js). The tband
 // command has no such limit.
 const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 const params = new URLSearchParams(location.search);
@@ -100,6 +101,7 @@ function renderSummary(s) {
     ['dropped-events', s.dropped_events], ['undecodable-frames', s.decode_errors], ['input-bytes', s.input_bytes],
     ['perfetto-bytes', s.perfetto_bytes], ['json-bytes', s.json_bytes],
     ['conversion-time', (s.convert_ms / 1e3).toFixed(2) + ' s'],
+    ['outputs-kept-in', s.outputs_in === 'storage' ? "the browser's private storage" : "the tab's memory"],
   ];
   for (const [key, value] of items) {
     dl.append(Object.assign(document.createElement('dt'), {textContent: key.replace(/-/g, ' ')}));
@@ -146,6 +148,8 @@ function convert() {
     worker.onmessage = onWorkerMessage;
   }
   $('convert').disabled = true;
+  state.outputs = null;  // the worker removes the previous job's output files
+  $('result').hidden = true;
   $('progress').hidden = false;
   $('progress').removeAttribute('value');
   document.body.dataset.state = 'converting';
@@ -157,11 +161,16 @@ function convert() {
     format: $('format').value,
     json: $('want-json').checked,  // a big trace's JSON is several times its .pftrace
     stats: params.get('stats') !== '0',  // ?stats=0: the .pftrace only, as `tband conv` (bench/web_bench.py)
+    storage: params.get('storage') !== '0',  // ?storage=0: outputs in the tab's memory, not the private storage
   });
 }
 
 function onWorkerMessage(event) {
   const msg = event.data;
+  if (msg.type === 'phase') {  // where the worker is in a job: for the tests, and to see where one stalls
+    document.body.dataset.phase = msg.phase;
+    return;
+  }
   if (msg.type === 'progress') {
     if (msg.total > 0) {
       $('progress').max = msg.total;
@@ -189,19 +198,21 @@ function baseName() {
   return first.replace(/\.[^.]*$/, '') || 'trace';
 }
 
-// An output's chunks (worker.js) as one ArrayBuffer, for Perfetto's postMessage.
-function joined(chunks) {
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+// An output's parts (worker.js: [File] in the browser's private storage, or
+// ArrayBuffer chunks) as one ArrayBuffer, for Perfetto's postMessage.
+async function joined(parts) {
+  if (!parts.every((p) => p instanceof ArrayBuffer)) return new Blob(parts).arrayBuffer();
+  const all = new Uint8Array(parts.reduce((n, c) => n + c.byteLength, 0));
   let at = 0;
-  for (const c of chunks) {
+  for (const c of parts) {
     all.set(new Uint8Array(c), at);
     at += c.byteLength;
   }
   return all.buffer;
 }
 
-function download(chunks, name, type) {
-  const url = URL.createObjectURL(new Blob(chunks, {type}));
+function download(parts, name, type) {
+  const url = URL.createObjectURL(new Blob(parts, {type}));
   const a = Object.assign(document.createElement('a'), {href: url, download: name});
   document.body.append(a);
   a.click();
@@ -218,7 +229,7 @@ function openInPerfetto() {
     showError('the browser blocked the Perfetto window: allow pop-ups for this page');
     return;
   }
-  const buffer = joined(state.outputs.pftrace);
+  const buffer = joined(state.outputs.pftrace);  // read while the UI loads
   let tries = 0;
   const timer = setInterval(() => {
     if (++tries > 300) {
@@ -233,7 +244,8 @@ function openInPerfetto() {
     if (event.source !== ui || event.data !== 'PONG') return;
     clearInterval(timer);
     window.removeEventListener('message', onPong);
-    ui.postMessage({perfetto: {buffer, title: state.title, fileName: baseName() + '.pftrace'}}, origin);
+    buffer.then((b) => ui.postMessage({perfetto: {buffer: b, title: state.title, fileName: baseName() + '.pftrace'}}, origin),
+                (e) => showError('the .pftrace could not be read back: ' + e));
   }
   window.addEventListener('message', onPong);
 }

@@ -4,11 +4,13 @@
 // One browser start, one tab, the jobs of JOBS.json one after the other in it
 // (as a user would: remove the files, pick others): each job is
 //   {"files": [...], "descriptor": "path" (optional), "perfetto": true (optional),
+//    "perfetto_received_url": "url" (optional: answers 200 once the trace arrived),
 //    "screenshot": "path"}
 // It sets the files (and the descriptor) on the page's inputs, converts,
 // probes the page's main thread every 50 ms while it waits for the summary or
-// the error (TBAND_PAGE_TIMEOUT_S, default 120), downloads the .pftrace (and
-// with "perfetto" clicks "Open in Perfetto"), saves the screenshot. Prints a
+// the error (TBAND_PAGE_TIMEOUT_S, default 120), downloads the .pftrace, saves
+// the screenshot (and then, with "perfetto", clicks "Open in Perfetto"; each
+// DevTools call fails after TBAND_PAGE_CALL_TIMEOUT_S, default 60). Prints a
 // JSON array, one entry per job: what the page showed, the slowest answer of
 // the main thread, and the peak resident memory of the tab's renderer process.
 // TBAND_CHROMIUM_FLAGS adds browser flags (space-separated), e.g. for
@@ -21,6 +23,9 @@ const path = require('path');
 const [chromium, profile, pageUrl, downloadDir, jobsFile] = process.argv.slice(2);
 const jobs = JSON.parse(fs.readFileSync(jobsFile, 'utf8'));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// TBAND_PAGE_LOG=1: each job on stderr; 2: each DevTools call too, with its time.
+const logLevel = Number(process.env.TBAND_PAGE_LOG || 0);
+const log = (text, level = 1) => { if (logLevel >= level) console.error(`page_driver: ${text}`); };
 
 async function main() {
   const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -96,9 +101,21 @@ async function drive(browserPid) {
       else resolve(msg.result);
     }
   };
+  // Every DevTools call has a deadline: a browser that stops answering fails
+  // the run, naming the call, instead of hanging it.
+  const callLimitMs = 1000 * Number(process.env.TBAND_PAGE_CALL_TIMEOUT_S || 60);
   const send = (method, params = {}) => new Promise((resolve, reject) => {
     const id = nextId++;
-    pending.set(id, {resolve, reject});
+    const what = method + (params.expression ? ` ${params.expression.slice(0, 60)}` : '');
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      reject(new Error(`the browser did not answer ${what} in ${callLimitMs / 1000} s`));
+    }, callLimitMs);
+    const t0 = Date.now();
+    pending.set(id, {
+      resolve: (r) => { clearTimeout(timer); log(`${what}: ${Date.now() - t0} ms`, 2); resolve(r); },
+      reject: (e) => { clearTimeout(timer); reject(e); },
+    });
     ws.send(JSON.stringify({id, method, params}));
   });
   const evaluate = async (expression, userGesture = false) =>
@@ -120,7 +137,7 @@ async function drive(browserPid) {
 }
 
 async function runJob(job, {send, evaluate, setFiles, browserPid}) {
-  if (process.env.TBAND_PAGE_LOG) console.error(`page_driver: ${job.files.join(' ')}`);
+  log(job.files.join(' '));
   // What the previous job left: its files (removed with the page's buttons) and descriptor.
   await evaluate("while (document.querySelector('#file-list button.remove')) document.querySelector('#file-list button.remove').click()", true);
   await evaluate("{const d = document.getElementById('descriptor'); d.value = ''; d.dispatchEvent(new Event('change'));}");
@@ -132,13 +149,17 @@ async function runJob(job, {send, evaluate, setFiles, browserPid}) {
   // The page stays responsive while the worker converts: it answers at once.
   const responsive = [];
   let pageState = '';
+  let lastPhase = '';
   const limitMs = 1000 * Number(process.env.TBAND_PAGE_TIMEOUT_S || 120);
   while (Date.now() - started < limitMs) {
     const t0 = Date.now();
     // One evaluation reads both: the state, and the error shown when refused before converting
     // (e.g. above the size limit: the state stays '').
-    const [state, refused] = await evaluate(
-      "[document.body.dataset.state || '', !document.getElementById('error').hidden && !document.body.dataset.state]");
+    const [state, refused, phase] = await evaluate(
+      "[document.body.dataset.state || '', !document.getElementById('error').hidden && !document.body.dataset.state," +
+      " document.body.dataset.phase || '']");
+    if (phase !== lastPhase) log(`worker phase ${phase} at ${Date.now() - started} ms`);
+    lastPhase = phase;
     pageState = state;
     responsive.push(Date.now() - t0);
     if (pageState === 'done' || pageState === 'error' || refused) break;
@@ -155,19 +176,33 @@ async function runJob(job, {send, evaluate, setFiles, browserPid}) {
     stats_tables: await evaluate(`[...document.querySelectorAll('table.stats')].map((t) => t.dataset.title)`),
     heap_bytes: await evaluate('performance.memory ? performance.memory.usedJSHeapSize : 0'),
   };
+  log(`page ${pageState || 'still converting'} after ${result.wait_ms} ms`);
   if (pageState === 'done') {
     await evaluate("document.getElementById('download-pftrace').click()", true);
     const fresh = () => fs.readdirSync(downloadDir).filter((f) => !downloadsBefore.has(f) && f.endsWith('.pftrace'));
     for (let i = 0; i < 600 && !fresh().length; ++i) await sleep(100);
     result.downloads = fresh();
-    if (job.perfetto) {
-      await evaluate("document.getElementById('open-perfetto').click()", true);
-      result.perfetto_clicked = true;
-    }
+    log(`downloaded ${result.downloads.join(' ') || 'nothing'}`);
   }
+  // Before "Open in Perfetto": once that window is open, headless Chromium
+  // may never render this tab again, and the screenshot would wait for ever
+  // (seen under load).
+  log('screenshot');
   const shot = await send('Page.captureScreenshot', {format: 'png'});
   fs.writeFileSync(job.screenshot, Buffer.from(shot.data, 'base64'));
-  if (job.perfetto) await sleep(100);
+  if (pageState === 'done' && job.perfetto) {
+    await evaluate("document.getElementById('open-perfetto').click()", true);
+    result.perfetto_clicked = true;
+    // The browser stays until the stand-in says it got the trace (or 60 s).
+    for (let i = 0; i < 600 && job.perfetto_received_url; ++i) {
+      if ((await fetch(job.perfetto_received_url)).status === 200) {
+        result.perfetto_received = true;
+        break;
+      }
+      await sleep(100);
+    }
+    log(`Perfetto stand-in ${result.perfetto_received ? 'got the trace' : 'got nothing'}`);
+  }
   result.tab_peak_rss_bytes = peakRendererBytes(browserPid);
   return result;
 }

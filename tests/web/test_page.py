@@ -50,6 +50,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if self.path == "/received-yet":  # polled by the driver before it closes the browser
+            self.send_response(200 if type(self).received else 404)
+            self.end_headers()
+            return
         if self.path.startswith("/perfetto"):
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
@@ -118,9 +122,11 @@ class WebPageInChromium(unittest.TestCase):
             # Last: the tab that answered the bad files still converts.
             "demo": {"files": [VECTORS / "demo_qemu_uart.bin"], "perfetto": True, "screenshot": "web-converter.png"},
         }
+        ui = f"http://127.0.0.1:{cls.ui.server_address[1]}"
         spec = [{"files": list(map(str, job["files"])), "screenshot": str(ARTIFACTS / job["screenshot"]),
                  **({"descriptor": str(job["descriptor"])} if "descriptor" in job else {}),
-                 **({"perfetto": True} if job.get("perfetto") else {})} for job in cls.jobs.values()]
+                 **({"perfetto": True, "perfetto_received_url": f"{ui}/received-yet"} if job.get("perfetto") else {})}
+                for job in cls.jobs.values()]
         (tmp / "jobs.json").write_text(json.dumps(spec))
         profile = tempfile.mkdtemp(prefix="tband_chromium_", dir=tmp.path)
         cls.downloads = tmp / "downloads"
@@ -130,7 +136,7 @@ class WebPageInChromium(unittest.TestCase):
         try:
             proc = subprocess.run([NODE, "--experimental-websocket", str(DRIVER), cls.chromium, profile, url,
                                    str(cls.downloads), str(tmp / "jobs.json")], capture_output=True, text=True,
-                                  timeout=240, env={**os.environ, "TBAND_PAGE_LOG": "1"})
+                                  timeout=240, env={"TBAND_PAGE_LOG": "1", **os.environ})
         except subprocess.TimeoutExpired as e:
             raise AssertionError(f"page_driver.js did not finish in 240 s: {e.stderr}") from None
         if proc.returncode != 0:
@@ -168,6 +174,8 @@ class WebPageInChromium(unittest.TestCase):
         self.assertEqual(page["summary"]["events"], "4319")
         self.assertEqual(page["summary"]["tracks"], "9")
         self.assertEqual(page["summary"]["duration"], "499.603 ms")
+        # localhost is a secure context: the worker stages the input and writes the outputs in the private storage
+        self.assertEqual(page["summary"]["outputs-kept-in"], "the browser's private storage")
         self.assertEqual(page["stats_tables"][0], "Trace")
         cli_stats = run(["stats", str(trace)]).stdout.decode()
         for title in page["stats_tables"]:
@@ -179,6 +187,7 @@ class WebPageInChromium(unittest.TestCase):
                 break
             time.sleep(0.1)
         self.assertIsNotNone(self.ui_handler.received, "the stand-in got no trace after PING/PONG")
+        self.assertTrue(page.get("perfetto_received"), "the driver closed the browser before the stand-in got the trace")
         path, body = self.ui_handler.received
         self.assertIn("file=demo_qemu_uart.pftrace", path)
         self.assertEqual(body, native.read_bytes())
