@@ -103,6 +103,15 @@ class GzipDecompressor final : public StreamDecompressor {
     zs_.avail_out = static_cast<uInt>(out.size());
     while (zs_.avail_out > 0) {
       if (!in_member_) {
+        if (members_ != 0) {
+          // Zero bytes after a member are padding (a block device, a tape, a
+          // flash page), which gzip(1) skips too; anything else starts a member.
+          while (in_pos_ < in_.size() && in_[in_pos_] == 0) {
+            ++in_pos_;
+            ++consumed_;
+            ++padding_;
+          }
+        }
         if (in_pos_ == in_.size()) {
           break;
         }
@@ -140,12 +149,16 @@ class GzipDecompressor final : public StreamDecompressor {
   }
 
   std::string finish() override { return in_member_ ? cut_short("gzip member", member_start_, consumed_) : ""; }
+  std::string note() const override {
+    return padding_ == 0 ? "" : std::to_string(padding_) + " zero byte(s) of padding after gzip data skipped";
+  }
 
  private:
   z_stream zs_{};
   bool in_member_ = false;
   std::uint64_t members_ = 0;
   std::uint64_t member_start_ = 0;
+  std::uint64_t padding_ = 0;
 };
 
 }  // namespace

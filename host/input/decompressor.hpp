@@ -46,6 +46,9 @@ class StreamDecompressor {
   /// ended between frames (or members); else a one-line warning naming the
   /// byte offset of the frame it cut short: what came before was handed out.
   [[nodiscard]] virtual std::string finish() = 0;
+  /// What the input's summary should say about bytes skipped on purpose
+  /// (gzip's zero padding); empty when nothing was.
+  [[nodiscard]] virtual std::string note() const { return {}; }
   /// Compressed bytes used so far.
   [[nodiscard]] std::uint64_t consumed() const noexcept { return consumed_; }
 

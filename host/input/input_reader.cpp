@@ -274,7 +274,11 @@ bool InputReader::pipe_delivers_block() {
 std::string InputReader::decoder_note() const {
   std::string note = decoder_ ? decoder_->note() : std::string{};
   if (compression_ != Compression::kNone) {
-    note = std::string{compression_name(compression_)} + "-compressed" + (note.empty() ? "" : "; " + note);
+    std::string packed = std::string{compression_name(compression_)} + "-compressed";
+    if (const std::string skipped = decompressor_ ? decompressor_->note() : std::string{}; !skipped.empty()) {
+      packed += " (" + skipped + ")";
+    }
+    note = packed + (note.empty() ? "" : "; " + note);
   }
   if (!detection_note_.empty()) {
     note += (note.empty() ? "" : "; ") + detection_note_;

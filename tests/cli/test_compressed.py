@@ -91,6 +91,23 @@ class CompressedInputs(CompressedTestCase):
                 self.assertEqual(result.returncode, 0, result.stderr)
                 self.assertEqual(got, expected)
 
+    def test_zero_padding_after_gzip_is_skipped_and_said(self) -> None:
+        # A .gz copied off a block device or a flash page ends in zero bytes;
+        # gzip(1) skips them, and so does tband (zstd(1) does not, nor tband).
+        _, expected = self.conv(self.raw_path, "--strict")
+        half = len(self.raw) // 2
+        packed = gzip.compress(self.raw[:half]) + bytes(100) + gzip.compress(self.raw[half:]) + bytes(4096)
+        for source, stdin in ((self.write("padded.gz", packed), None), ("-", packed)):
+            with self.subTest(str(source)):
+                result, got = self.conv(source, "--strict", stdin=stdin, verbose=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(got, expected)
+                self.assertIn("gzip-compressed (4196 zero byte(s) of padding after gzip data skipped)", result.stderr)
+        good = zstd_frame(self.raw)
+        result, got = self.conv(self.write("padded.zst", good + bytes(4096)), "--strict")
+        self.assertEqual(result.returncode, EXIT_INPUT, result.stderr)
+        self.assertIn(f"padded.zst: not valid zstd data in the frame that starts at byte {len(good)}", result.stderr)
+
     def test_dump_stats_and_check_read_them(self) -> None:
         packed = self.write("mix.zst", zstd_frame(self.raw))
         for args in (["dump", "--stats", "--json"], ["stats", "--json", "--mode", "bare-metal"]):

@@ -172,6 +172,47 @@ TEST_P(Decompressor, EmptyInputAndEmptyFrame) {
   EXPECT_EQ(d.truncation, "");
 }
 
+TEST(GzipPadding, ZeroBytesBetweenAndAfterMembersAreSkippedAndCounted) {
+  const Bytes first = sample(3000, 11);
+  const Bytes second = sample(2000, 12);
+  const Bytes packed = concat({gzip_member(first), Bytes(7), gzip_member(second), Bytes(1000)});
+  for (const std::size_t piece : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) {
+    const auto d = StreamDecompressor::make(Compression::kGzip);
+    Bytes got;
+    Bytes buffer(512);
+    for (std::size_t at = 0; at < packed.size(); at += piece) {
+      d->give({packed.data() + at, std::min(piece, packed.size() - at)});
+      while (const std::size_t n = d->take(buffer)) {
+        got.insert(got.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n));
+      }
+    }
+    EXPECT_EQ(got, concat({first, second})) << piece;
+    EXPECT_EQ(d->finish(), "") << piece;
+    EXPECT_EQ(d->note(), "1007 zero byte(s) of padding after gzip data skipped") << piece;
+  }
+}
+
+TEST(GzipPadding, AnythingButZeroAfterTheZerosIsAMemberAndMustBeOne) {
+  const Bytes good = gzip_member(sample(3000, 11));
+  const Bytes packed = concat({good, Bytes(10), Bytes{0x1F, 0x8B, 0x08, 0xFF, 0xFF, 0xFF}});
+  try {
+    (void)decompress(Compression::kGzip, packed, 4096, 65536);
+    FAIL() << "no error";
+  } catch (const DecompressError& e) {
+    EXPECT_NE(std::string{e.what()}.find("starts at byte " + std::to_string(good.size() + 10)), std::string::npos)
+        << e.what();
+  }
+  // zstd has no such padding: a zero byte after a frame is not a frame.
+  const Bytes zstd = zstd_frame(sample(3000, 11));
+  try {
+    (void)decompress(Compression::kZstd, concat({zstd, Bytes(10)}), 4096, 65536);
+    FAIL() << "no error";
+  } catch (const DecompressError& e) {
+    EXPECT_NE(std::string{e.what()}.find("starts at byte " + std::to_string(zstd.size())), std::string::npos)
+        << e.what();
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Codecs, Decompressor,
                          ::testing::Values(Codec{Compression::kZstd, zstd_frame, "zstd frame"},
                                            Codec{Compression::kGzip, gzip_member, "gzip member"}),
