@@ -134,9 +134,25 @@ FieldDefault parse_default(const Reader& r, const json& value, const FieldInfo& 
     }
     return d;
   }
+  // An integer default must fit its field's type: read as it is, a larger
+  // one would wrap (an s64 default above INT64_MAX became negative).
+  const auto out_of_range = [&](const std::string& range) {
+    r.fail(value, what + ": default " + Reader::quote(value) + " is out of range for " +
+                      std::string{to_string(field.type)} + " (" + range + ")");
+  };
+  const unsigned bits = field.type == FieldType::kU8 || field.type == FieldType::kS8     ? 8
+                        : field.type == FieldType::kU16 || field.type == FieldType::kS16 ? 16
+                        : field.type == FieldType::kU32 || field.type == FieldType::kS32 ? 32
+                                                                                         : 64;
   if (kind == ValueKind::kSigned) {
     if (!value.is_number_integer()) {
       r.fail(value, what + ": default must be an integer");
+    }
+    const std::int64_t max = static_cast<std::int64_t>((std::uint64_t{1} << (bits - 1)) - 1);
+    const std::int64_t min = -max - 1;
+    if ((value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) ||
+        (!value.is_number_unsigned() && (value.get<std::int64_t>() < min || value.get<std::int64_t>() > max))) {
+      out_of_range(std::to_string(min) + " to " + std::to_string(max));
     }
     d.s = value.get<std::int64_t>();
     return d;
@@ -144,6 +160,10 @@ FieldDefault parse_default(const Reader& r, const json& value, const FieldInfo& 
   if (kind == ValueKind::kUnsigned) {
     if (!value.is_number_unsigned()) {
       r.fail(value, what + ": default must be a non-negative integer");
+    }
+    const std::uint64_t max = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+    if (value.get<std::uint64_t>() > max) {
+      out_of_range("0 to " + std::to_string(max));
     }
     d.u = value.get<std::uint64_t>();
     return d;

@@ -99,6 +99,31 @@ TEST(RuntimeSchema, BadDescriptorsAreRejectedWithThePlace) {
             "d.json:3:100: event 'a' (0xC0) field 'm': default \"FAST\" is not a value of enum 'Mode'");
 }
 
+TEST(RuntimeSchema, IntegerDefaultsMustFitTheirType) {
+  const auto with_default = [](const std::string& type, const std::string& value) {
+    return load_error(descriptor(R"([{"name": "a", "id": 192, "fields": [)" + kTs + R"(,
+                                        {"name": "v", "type": ")" + type + R"(", "optional": true, "default": )" + value +
+                                 "}]}]"));
+  };
+  // One past each end is refused, at the value, with the range; the ends themselves load.
+  EXPECT_EQ(with_default("s64", "9223372036854775808"),
+            "d.json:3:99: event 'a' (0xC0) field 'v': default 9223372036854775808 is out of range for s64 "
+            "(-9223372036854775808 to 9223372036854775807)");
+  EXPECT_EQ(with_default("s8", "-129"), "d.json:3:98: event 'a' (0xC0) field 'v': default -129 is out of range for s8 "
+                                        "(-128 to 127)");
+  EXPECT_EQ(with_default("s8", "128"), "d.json:3:98: event 'a' (0xC0) field 'v': default 128 is out of range for s8 "
+                                       "(-128 to 127)");
+  EXPECT_EQ(with_default("u16", "65536"), "d.json:3:99: event 'a' (0xC0) field 'v': default 65536 is out of range for "
+                                          "u16 (0 to 65535)");
+  EXPECT_EQ(with_default("u32", "4294967296"), "d.json:3:99: event 'a' (0xC0) field 'v': default 4294967296 is out of "
+                                               "range for u32 (0 to 4294967295)");
+  for (const auto& [type, value] : {std::pair{"s64", "9223372036854775807"}, std::pair{"s64", "-9223372036854775808"},
+                                    std::pair{"s8", "-128"}, std::pair{"u16", "65535"},
+                                    std::pair{"u64", "18446744073709551615"}}) {
+    EXPECT_EQ(with_default(type, value), "(loaded)") << type << " " << value;
+  }
+}
+
 std::string nested_array(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
 TEST(RuntimeSchema, DeepValuesAreRefusedWhileParsing) {
