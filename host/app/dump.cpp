@@ -182,6 +182,7 @@ DumpInputResult InputDumper::run(nlohmann::json* stats_json) {
     out_.write("# " + result.input + "\n");
   }
   const bool counting = options_.style == DumpStyle::kStats || options_.style == DumpStyle::kStatsJson;
+  const bool live = !counting && !stream.reader().raw_size();  // not a regular file
   stream.drain([&](const StreamItem& item) {
     if (!item.dynamic && !item.result.ok()) {
       ++result.decode_errors;
@@ -204,6 +205,12 @@ DumpInputResult InputDumper::run(nlohmann::json* stats_json) {
       }
     }
     event_line(item);
+  }, [&] {
+    // A pipe or a device (`ssh target cat /dev/ttyACM0 | tband dump -`):
+    // show each burst's events as it arrives, not when a buffer fills.
+    if (live) {
+      out_.flush();
+    }
   });
   result.input_bytes = stream.reader().raw_bytes_read();
   if (!stream.reader().truncation().empty()) {

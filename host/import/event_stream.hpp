@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "decode/cobs_deframer.hpp"
@@ -128,9 +129,11 @@ class EventStream {
   }
 
   /// Hands every remaining item to f(const StreamItem&) straight from the
-  /// deframer, without batching: the fast path for a single input.
-  template <class F>
-  void drain(F&& f) {
+  /// deframer, without batching: the fast path for a single input. Calls
+  /// after_chunk() once the items of each chunk read are handed out (on a
+  /// pipe, a chunk is what had arrived: the moment to show them).
+  template <class F, class AfterChunk>
+  void drain(F&& f, AfterChunk&& after_chunk) {
     for (;;) {
       const std::span<const std::uint8_t> chunk = reader_->next();
       if (chunk.empty()) {
@@ -138,7 +141,12 @@ class EventStream {
         return;
       }
       push(chunk, f);
+      after_chunk();
     }
+  }
+  template <class F>
+  void drain(F&& f) {
+    drain(std::forward<F>(f), [] {});
   }
 
   /// What link integrity found so far (all zero for a trace without it).

@@ -4,6 +4,7 @@ dumps that need a search, inputs that arrive slowly through a pipe, and
 `serve` given bad ports, idle clients and files that are not files."""
 import os
 import random
+import select
 import socket
 import struct
 import subprocess
@@ -178,6 +179,31 @@ class FormatDetection(CliTestCase):
                 code, stdout, stderr = self.feed_slowly(["dump"], path.read_bytes())
                 self.assertEqual(code, 0, stderr)
                 self.assertEqual(stdout, from_file.stdout)
+
+    def test_a_live_pipe_shows_its_events_before_it_ends(self):
+        # `ssh target cat /dev/ttyACM0 | tband dump --format bin -`: the link
+        # stays open; the events of what arrived must show now, not when a
+        # 64 KiB output buffer fills or the link closes.
+        raw = self.trace("baremetal", "raw.bin").read_bytes()
+        head = raw[:raw.index(0, len(raw) // 2) + 1]  # up to a frame's end
+        expected = run(["dump", "--format", "bin", "-"], stdin=head)
+        self.assertExit(expected, 0)
+        proc = subprocess.Popen([TBAND, "dump", "--format", "bin", "-"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            proc.stdin.write(head)
+            proc.stdin.flush()
+            got = b""
+            deadline = time.monotonic() + 60  # a busy machine; before the fix this never came
+            while len(got) < len(expected.stdout) and time.monotonic() < deadline:
+                ready, _, _ = select.select([proc.stdout], [], [], 1)
+                if ready:
+                    got += os.read(proc.stdout.fileno(), 65536)
+            self.assertEqual(got, expected.stdout, "the events of the bytes sent did not show while the pipe was open")
+        finally:
+            proc.stdin.close()
+            proc.stdout.close()
+            proc.wait(timeout=60)
 
     def test_a_raw_trace_with_the_magic_in_a_marker_name_is_raw(self):
         base = self.trace("baremetal").read_bytes()
