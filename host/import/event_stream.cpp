@@ -14,8 +14,6 @@ EventStream::EventStream(std::unique_ptr<InputReader> reader, std::uint32_t inde
       index_(index),
       link_(reader_->spec().core.value_or(0)),
       compact_(reader_->spec().core.value_or(0)),
-      // Not zeroed: a frame is copied in before it is read.
-      arena_(std::make_unique_for_overwrite<std::uint8_t[]>(kArenaSize)),
       core_(reader_->spec().core.value_or(0)),
       schemas_(schemas) {
   for (const EventInfo& info : all_event_infos()) {
@@ -44,6 +42,11 @@ void EventStream::add(const RawFrame& frame, std::span<const std::uint8_t> chunk
   // Frames inside the chunk stay valid until the next read; others live in
   // the deframer's buffer, which the next frame overwrites.
   if (data < chunk.data() || data >= chunk.data() + chunk.size()) {
+    if (!arena_) {
+      // Made when first needed (most inputs never need it): not zeroed, a
+      // frame is copied in before it is read.
+      arena_ = std::make_unique_for_overwrite<std::uint8_t[]>(kArenaSize);
+    }
     std::uint8_t* copy = arena_.get() + arena_used_;
     std::memcpy(copy, data, size);
     arena_used_ += size;

@@ -82,7 +82,7 @@ std::size_t InputReader::read_fd(std::uint8_t* to, std::size_t size) {
 // format's magic; they are handed out first, decompressed or as they are.
 void InputReader::sniff_compression_of_head() {
   constexpr std::size_t kMagic = 4;
-  packed_.resize(kChunkSize);
+  packed_.resize(kMagic);
   while (packed_len_ < kMagic) {
     const std::size_t n = read_fd(packed_.data() + packed_len_, kMagic - packed_len_);
     if (n == 0) {
@@ -94,6 +94,7 @@ void InputReader::sniff_compression_of_head() {
   if (compression_ == Compression::kNone) {
     return;
   }
+  packed_.resize(kChunkSize);  // the read size of compressed bytes
   try {
     decompressor_ = StreamDecompressor::make(compression_);
   } catch (const DecompressError& e) {

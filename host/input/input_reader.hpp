@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/uninitialized_bytes.hpp"
 #include "input/decompressor.hpp"
 #include "input/input_format.hpp"
 #include "input/input_spec.hpp"
@@ -80,7 +81,7 @@ class InputReader {
   std::uint64_t raw_read_ = 0;
   const InputFormat* format_ = nullptr;
   std::unique_ptr<ByteDecoder> decoder_;
-  std::vector<std::uint8_t> raw_;
+  UninitializedBytes raw_;  // filled by read(2) or the decompressor
   std::size_t raw_len_ = 0;
   bool first_pending_ = false;  // raw_ holds the sniffed first chunk, not yet handed out
   bool at_end_ = false;
@@ -89,7 +90,9 @@ class InputReader {
   std::vector<std::uint8_t> decoded_;
   Compression compression_ = Compression::kNone;
   std::unique_ptr<StreamDecompressor> decompressor_;
-  std::vector<std::uint8_t> packed_;  // compressed bytes read, not yet all decompressed
+  // The first bytes, read to sniff the compression; then, for a compressed
+  // input, the compressed bytes read and not yet all decompressed.
+  UninitializedBytes packed_;
   std::size_t packed_len_ = 0;
   bool packed_end_ = false;
   std::string truncation_;
