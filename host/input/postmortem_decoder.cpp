@@ -1,9 +1,11 @@
 // The "postmortem" input format: a RAM dump (or just the block) from a
 // firmware built with the post-mortem backend. The block can only be read
-// whole, so the decoder collects the input and recovers it at the end; the
+// whole, so the decoder recovers it at the end of the input; the
 // trace stream it produces is, for each core, a core_id event, the core's
 // metadata, a metadata_overflow event if the metadata area lost any, and the
-// ring's whole frames, oldest first.
+// ring's whole frames, oldest first. The dump is scanned as it arrives and
+// only a candidate block's bytes are kept (postmortem::DumpScanner), so a RAM
+// image of any size costs memory for its block only.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -19,11 +21,11 @@ namespace {
 class PostmortemDecoder final : public ByteDecoder {
  public:
   void feed(std::span<const std::uint8_t> in, std::vector<std::uint8_t>& /*out*/) override {
-    dump_.insert(dump_.end(), in.begin(), in.end());
+    scanner_.feed(in);
   }
 
   void finish(std::vector<std::uint8_t>& out) override {
-    const postmortem::DumpResult result = postmortem::read_dump(dump_);
+    const postmortem::DumpResult result = scanner_.finish();
     if (!result) {
       throw InputFormatError(postmortem::describe(result.error()));  // "post-mortem dump, byte N: ..."
     }
@@ -53,7 +55,7 @@ class PostmortemDecoder final : public ByteDecoder {
   [[nodiscard]] std::string note() const override { return note_; }
 
  private:
-  std::vector<std::uint8_t> dump_;
+  postmortem::DumpScanner scanner_;
   std::string note_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <optional>
 
 #include "tband/post_mortem_layout.h"
@@ -217,30 +218,97 @@ DumpResult read_block(std::span<const std::uint8_t> bytes) {
 }
 
 DumpResult read_dump(std::span<const std::uint8_t> dump) {
-  std::optional<DumpError> first_error;
-  for (std::size_t offset = 0; offset + 4 <= dump.size(); ++offset) {
-    const auto at = dump.subspan(offset);
+  DumpScanner scanner;
+  scanner.feed(dump);
+  return scanner.finish();
+}
+
+void DumpScanner::feed(std::span<const std::uint8_t> bytes) {
+  total_ += bytes.size();
+  if (found_) {
+    return;  // the rest of the dump is not needed
+  }
+  window_.insert(window_.end(), bytes.begin(), bytes.end());
+  scan(false);
+}
+
+DumpResult DumpScanner::finish() {
+  if (!found_) {
+    scan(true);
+  }
+  if (found_) {
+    return *found_;
+  }
+  if (first_error_) {
+    return *first_error_;
+  }
+  return DumpError{DumpErrorKind::kNoBlock, 0,
+                   "no post-mortem block (magic \"TBPM\") in the " + std::to_string(total_) + "-byte dump"};
+}
+
+// The first byte at or after `from` that can start a magic ("T" or "M"), or
+// the window's end: memchr's speed over a RAM image of megabytes.
+std::size_t DumpScanner::next_magic_start(std::size_t from) const noexcept {
+  const std::uint8_t* const begin = window_.data();
+  const std::size_t left = window_.size() - from;
+  const auto* t = static_cast<const std::uint8_t*>(std::memchr(begin + from, kMagicLittle[0], left));
+  const std::size_t t_at = t != nullptr ? static_cast<std::size_t>(t - begin) : window_.size();
+  const auto* m = static_cast<const std::uint8_t*>(std::memchr(begin + from, kMagicBig[0], t_at - from));
+  return m != nullptr ? static_cast<std::size_t>(m - begin) : t_at;
+}
+
+// Tries the candidates (magic bytes) in dump order; one that needs bytes
+// not here yet stops the scan until they come (or the end). Every byte
+// before the next candidate to try is let go.
+void DumpScanner::scan(bool at_end) {
+  std::size_t i = static_cast<std::size_t>(next_ - window_start_);
+  while (i + 4 <= window_.size()) {
+    i = next_magic_start(i);
+    if (i + 4 > window_.size()) {
+      break;
+    }
+    const std::span<const std::uint8_t> at = std::span<const std::uint8_t>(window_).subspan(i);
     const bool magic = std::equal(kMagicLittle.begin(), kMagicLittle.end(), at.begin()) ||
                        std::equal(kMagicBig.begin(), kMagicBig.end(), at.begin());
     if (!magic) {
+      ++i;
       continue;
     }
     DumpResult result = read_block(at);
+    const bool truncated = !result.ok() && result.error().kind == DumpErrorKind::kTruncated;
+    if ((result.ok() || truncated) && at.size() >= TBAND_PM_HEADER_SIZE) {
+      const ByteOrder order = at[0] == kMagicLittle[0] ? ByteOrder::kLittleEndian : ByteOrder::kBigEndian;
+      if (const std::uint32_t block_size = BlockView(at, order).u32(TBAND_PM_OFF_BLOCK_SIZE);
+          block_size > kMaxBlockSize) {
+        result = layout_error(TBAND_PM_OFF_BLOCK_SIZE, "block size " + std::to_string(block_size) +
+                                                           " bytes: more than this reader takes (" +
+                                                           std::to_string(kMaxBlockSize) + ")");
+      } else if (truncated && !at_end) {
+        break;  // wait for the rest of this candidate's block
+      }
+    } else if (truncated && !at_end) {
+      break;  // wait for the rest of its header
+    }
+    const std::uint64_t offset = window_start_ + i;
     if (result.ok()) {
       Dump found = result.value();
-      found.block_offset = offset;
-      return found;
+      found.block_offset = static_cast<std::size_t>(offset);
+      found_ = std::move(found);
+      window_.clear();
+      window_.shrink_to_fit();
+      return;
     }
-    if (!first_error) {
-      first_error = result.error();
-      first_error->offset += offset;
+    if (!first_error_) {
+      first_error_ = result.error();
+      first_error_->offset += static_cast<std::size_t>(offset);
     }
+    ++i;
   }
-  if (first_error) {
-    return *first_error;
-  }
-  return DumpError{DumpErrorKind::kNoBlock, 0,
-                   "no post-mortem block (magic \"TBPM\") in the " + std::to_string(dump.size()) + "-byte dump"};
+  // Keep the candidate waiting for bytes, or the last three bytes (a magic's start).
+  const std::size_t keep_from = std::min(i, window_.size() >= 3 ? window_.size() - 3 : std::size_t{0});
+  next_ = window_start_ + i;
+  window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(keep_from));
+  window_start_ += keep_from;
 }
 
 bool block_header_plausible(std::span<const std::uint8_t> at) {

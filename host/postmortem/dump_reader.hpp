@@ -77,6 +77,34 @@ class DumpResult {
 /// With several candidates, the first valid one wins.
 [[nodiscard]] DumpResult read_dump(std::span<const std::uint8_t> dump);
 
+/// read_dump() for a dump that arrives in pieces (a file, a pipe): holds
+/// only the bytes a candidate block still needs, never the whole dump, so a
+/// RAM image of any size (or an endless device) costs at most one block
+/// (kMaxBlockSize) of memory. Same answer as read_dump() over the same bytes.
+class DumpScanner {
+ public:
+  /// Blocks claiming more are taken for garbage (a post-mortem block is a
+  /// RAM area of a microcontroller: kilobytes to megabytes).
+  static constexpr std::uint32_t kMaxBlockSize = std::uint32_t{1} << 30;
+
+  void feed(std::span<const std::uint8_t> bytes);
+  /// The first valid block, or why there is none.
+  [[nodiscard]] DumpResult finish();
+  /// Memory held for bytes of the dump (for tests of the bound).
+  [[nodiscard]] std::size_t held_bytes() const noexcept { return window_.capacity(); }
+
+ private:
+  void scan(bool at_end);
+  [[nodiscard]] std::size_t next_magic_start(std::size_t from) const noexcept;
+
+  std::vector<std::uint8_t> window_;  // the dump's bytes from window_start_ on
+  std::uint64_t window_start_ = 0;
+  std::uint64_t next_ = 0;   // the first dump offset not yet tried as a candidate
+  std::uint64_t total_ = 0;  // bytes fed
+  std::optional<Dump> found_;
+  std::optional<DumpError> first_error_;
+};
+
 /// Recovers the block that starts at the first byte of `block`.
 [[nodiscard]] DumpResult read_block(std::span<const std::uint8_t> block);
 

@@ -205,6 +205,39 @@ class FormatDetection(CliTestCase):
             proc.stdout.close()
             proc.wait(timeout=60)
 
+    def test_a_large_ram_image_costs_memory_for_its_block_only(self):
+        """128 MiB of RAM image through a pipe, the block near its end: tband
+        keeps what a candidate block needs, not the image (it kept it all)."""
+        frames = self.trace("baremetal").read_bytes()
+        filler = ram_image(MIB, 9)
+        image_mib = 128
+        proc = subprocess.Popen([TBAND, "dump", "--format", "postmortem", "-"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        outputs = {}
+
+        def read_outputs():
+            outputs["stdout"] = proc.stdout.read()
+            outputs["stderr"] = proc.stderr.read()
+
+        reader = threading.Thread(target=read_outputs)
+        reader.start()
+        for _ in range(image_mib):
+            proc.stdin.write(filler)
+        proc.stdin.write(postmortem_block(frames) + filler[:4096])
+        proc.stdin.close()
+        reader.join(timeout=300)
+        _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak memory
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        self.assertEqual(proc.returncode, 0, outputs["stderr"])
+        block_alone = self.tmp / "block.bin"
+        block_alone.write_bytes(postmortem_block(frames))
+        expected = run(["dump", "--format", "postmortem", str(block_alone)])
+        self.assertExit(expected, 0)
+        self.assertIn(b"isr_enter", expected.stdout)
+        self.assertEqual(outputs["stdout"], expected.stdout)
+        peak_mib = usage.ru_maxrss / 1024  # KiB on Linux
+        self.assertLess(peak_mib, image_mib * 0.75, f"peak resident memory {peak_mib:.0f} MiB")
+
     def test_a_raw_trace_with_the_magic_in_a_marker_name_is_raw(self):
         base = self.trace("baremetal").read_bytes()
         encoder = SchemaEncoder()
