@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "common/buffered_output.hpp"
 #include "trace/names.hpp"
@@ -32,13 +34,20 @@ class JsonWriter final : public PlainSink {
  private:
   // pid: the process a track belongs to (global tracks share pid 0).
   [[nodiscard]] std::int64_t pid_of(const TrackInfo& track) const;
-  void write_event(const void* json);  // a nlohmann::json, kept out of this header
-  template <class T>
-  void write_counter(std::uint64_t ts_ns, const TrackInfo& track, T value);
+  // An event's text: begin_event() clears it and opens the object (after the
+  // separator), end_event() closes it and writes it out.
+  std::string& begin_event();
+  void end_event();
+  void append_args(std::span<const Arg> args);
+  void write_track_event(char phase, std::uint64_t ts_ns, const TrackInfo& track, std::span<const Arg> args,
+                         const std::string_view* name);
+  void write_counter_rest(std::uint64_t ts_ns, const TrackInfo& track);
 
   BufferedOutput& out_;
   const NameTable& names_;
   std::vector<std::int32_t> process_pid_;  // by TrackId - 1; pid for process tracks
+  std::string event_;                  // the event being written
+  std::vector<std::uint32_t> order_;   // args in key order (append_args)
   bool first_ = true;
   bool finished_ = false;
 };

@@ -1,0 +1,149 @@
+#include "json/json_text.hpp"
+
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "decode/utf8_text.hpp"
+
+namespace tband::json_text {
+
+namespace {
+
+// Whether a byte of valid UTF-8 text needs an escape in JSON.
+constexpr bool needs_escape(unsigned char c) noexcept { return c < 0x20 || c == '"' || c == '\\'; }
+
+void append_escaped(std::string& out, unsigned char c) {
+  switch (c) {
+    case '\b':
+      out += "\\b";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    case '\n':
+      out += "\\n";
+      return;
+    case '\f':
+      out += "\\f";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '"':
+      out += "\\\"";
+      return;
+    case '\\':
+      out += "\\\\";
+      return;
+    default: {
+      static constexpr char kHex[] = "0123456789abcdef";  // lower case, as nlohmann writes it
+      const char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
+      out.append(escaped, sizeof escaped);
+    }
+  }
+}
+
+}  // namespace
+
+void append_string(std::string& out, std::string_view text) {
+  if (!is_valid_utf8(text)) [[unlikely]] {
+    // nlohmann's own replacement rules (where a bad sequence ends), exactly.
+    out += nlohmann::json(std::string{text}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  std::size_t run = 0;  // start of the bytes not yet appended
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (needs_escape(c)) [[unlikely]] {
+      out.append(text.data() + run, i - run);
+      append_escaped(out, c);
+      run = i + 1;
+    }
+  }
+  out.append(text.data() + run, text.size() - run);
+  out += '"';
+}
+
+void append_double(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  std::array<char, 64> text{};
+  const char* end = nlohmann::detail::to_chars(text.data(), text.data() + text.size(), value);
+  out.append(text.data(), static_cast<std::size_t>(end - text.data()));
+}
+
+void append_int(std::string& out, std::int64_t value) {
+  std::array<char, 24> text{};
+  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
+  out.append(text.data(), result.ptr);
+}
+
+void append_uint(std::string& out, std::uint64_t value) {
+  std::array<char, 24> text{};
+  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
+  out.append(text.data(), result.ptr);
+}
+
+std::string non_finite_name(const FieldValue& field) {
+  const double value = field.f;
+  if (std::isinf(value)) {
+    return value > 0 ? "inf" : "-inf";
+  }
+  const bool is_f32 = field.info->type == FieldType::kF32;
+  const std::uint64_t bits = is_f32 ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
+                                    : std::bit_cast<std::uint64_t>(value);
+  const std::uint64_t quiet = is_f32 ? std::bit_cast<std::uint32_t>(std::numeric_limits<float>::quiet_NaN())
+                                     : std::bit_cast<std::uint64_t>(std::numeric_limits<double>::quiet_NaN());
+  if (bits == quiet) {
+    return "nan";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "nan:0x%llx", static_cast<unsigned long long>(bits));
+  return text;
+}
+
+void append_field(std::string& out, const FieldValue& field) {
+  switch (value_kind(field.info->type)) {
+    case ValueKind::kStr:
+      if (is_valid_utf8(field.str)) {
+        append_string(out, field.str);
+      } else {
+        append_string(out, escape_invalid_utf8(field.str));
+      }
+      return;
+    case ValueKind::kEnum:
+      if (const EnumValueInfo* named = field.info->enum_info->find(field.u)) {
+        append_string(out, named->name);
+      } else {
+        append_uint(out, field.u);
+      }
+      return;
+    case ValueKind::kSigned:
+      append_int(out, field.s);
+      return;
+    case ValueKind::kFloat:
+      if (std::isfinite(field.f)) {
+        append_double(out, field.f);
+      } else {
+        append_string(out, non_finite_name(field));
+      }
+      return;
+    case ValueKind::kBool:
+      out += field.u != 0 ? "true" : "false";
+      return;
+    case ValueKind::kUnsigned:
+      break;
+  }
+  append_uint(out, field.u);
+}
+
+}  // namespace tband::json_text
