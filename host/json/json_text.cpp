@@ -81,6 +81,45 @@ void append_double(std::string& out, double value) {
   out.append(text.data(), static_cast<std::size_t>(end - text.data()));
 }
 
+// A timestamp in microseconds, ts_ns / 1000.0, without Grisu2 where its
+// result is known: for ts_ns below 10^15 the decimal ts_ns / 1000 has at most
+// 15 significant digits, and no other decimal that short rounds to the same
+// double (DBL_DIG is 15). Grisu2 returns the shortest decimal inside the
+// double's rounding interval narrowed by about 0.001 ulp, so when
+// ts_ns / 1000 lies well inside (within 0.49 ulp of the double, 0.24 below a
+// power of two) that decimal is what it returns; its digits then go through
+// nlohmann's own formatting. The distance is computed exactly in integers.
+void append_microseconds(std::string& out, std::uint64_t ts_ns) {
+  const double value = static_cast<double>(ts_ns) / 1000.0;
+  constexpr std::uint64_t kMaxFast = 999'999'999'999'999;
+  if (ts_ns != 0 && ts_ns <= kMaxFast) {
+    const auto bits = std::bit_cast<std::uint64_t>(value);  // a normal double: value >= 0.001
+    const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+    const auto biased_exponent = static_cast<unsigned>(bits >> 52);  // value = mantissa * 2^(biased_exponent - 1075)
+    // 1000 * value - ts_ns in units of 2^(biased_exponent - 1075), an ulp:
+    // both terms are below 2^63 (mantissa < 2^53) and differ by at most 500.
+    const unsigned shift = 1075 - biased_exponent;  // 13 to 62 for these values
+    const auto distance = static_cast<std::int64_t>(mantissa * 1000u - (ts_ns << shift));
+    const bool power_of_two = mantissa == (std::uint64_t{1} << 52);
+    const std::int64_t limit = power_of_two && distance > 0 ? 240 : 490;  // in thousandths of an ulp
+    if (distance < limit && distance > -490) {
+      std::array<char, 64> text{};
+      const auto digits = std::to_chars(text.data(), text.data() + 20, ts_ns);
+      int len = static_cast<int>(digits.ptr - text.data());
+      int decimal_exponent = -3;
+      while (text[static_cast<std::size_t>(len) - 1] == '0') {
+        --len;
+        ++decimal_exponent;
+      }
+      const char* end = nlohmann::detail::dtoa_impl::format_buffer(text.data(), len, decimal_exponent, -4,
+                                                                    std::numeric_limits<double>::digits10);
+      out.append(text.data(), static_cast<std::size_t>(end - text.data()));
+      return;
+    }
+  }
+  append_double(out, value);
+}
+
 void append_int(std::string& out, std::int64_t value) {
   std::array<char, 24> text{};
   const auto result = std::to_chars(text.data(), text.data() + text.size(), value);

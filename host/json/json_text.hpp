@@ -18,6 +18,8 @@ void append_string(std::string& out, std::string_view text);
 /// A double as nlohmann::json prints it ("1.0", "0.541", "1e+20"); null when
 /// it is not finite, as there.
 void append_double(std::string& out, double value);
+/// ts_ns / 1000.0 as append_double() writes it, mostly without its Grisu2.
+void append_microseconds(std::string& out, std::uint64_t ts_ns);
 void append_int(std::string& out, std::int64_t value);
 void append_uint(std::string& out, std::uint64_t value);
 /// What a float field that JSON cannot hold is written as (a string): "inf",

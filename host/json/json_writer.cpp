@@ -20,7 +20,7 @@ using json_text::append_uint;
 
 void append_ts(std::string& out, std::uint64_t ts_ns) {
   out += ",\"ts\":";
-  append_double(out, static_cast<double>(ts_ns) / 1000.0);  // microseconds
+  json_text::append_microseconds(out, ts_ns);
 }
 
 }  // namespace

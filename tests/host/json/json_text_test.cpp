@@ -66,6 +66,35 @@ TEST(JsonText, DoublesAsTheLibraryWritesThem) {
   }
 }
 
+// The timestamp path skips Grisu2 where it knows the answer: it must give
+// the library's bytes for every value, on both sides of its limits.
+TEST(JsonText, MicrosecondsAsTheLibraryWritesThem) {
+  std::vector<std::uint64_t> cases;
+  for (std::uint64_t ns = 0; ns < 200000; ++ns) {
+    cases.push_back(ns);
+  }
+  std::mt19937_64 rng(23);
+  for (int i = 0; i < 1000000; ++i) {
+    cases.push_back(rng() >> (rng() % 64));
+  }
+  for (std::uint64_t around : {std::uint64_t{999'999'999'999'999}, std::uint64_t{1} << 53, std::uint64_t{1} << 50}) {
+    for (std::uint64_t d = 0; d < 2000; ++d) {
+      cases.push_back(around - 1000 + d);
+    }
+  }
+  for (int k = 10; k < 50; ++k) {  // powers of two in microseconds, where the interval below is narrower
+    const std::uint64_t ns = (std::uint64_t{1} << k) * 1000;
+    for (std::uint64_t d = 0; d < 64; ++d) {
+      cases.push_back(ns - 32 + d);
+    }
+  }
+  for (const std::uint64_t ns : cases) {
+    std::string out;
+    json_text::append_microseconds(out, ns);
+    ASSERT_EQ(out, library_dump(static_cast<double>(ns) / 1000.0)) << ns << " ns";
+  }
+}
+
 TEST(JsonText, FieldsAsFieldJsonGivesThem) {
   static const EnumValueInfo kValues[] = {{0, "idle", ""}, {1, "busy", ""}};
   static const EnumInfo kEnum{"state", "", kValues};
