@@ -49,14 +49,8 @@ void append_escaped(std::string& out, unsigned char c) {
   }
 }
 
-}  // namespace
-
-void append_string(std::string& out, std::string_view text) {
-  if (!is_valid_utf8(text)) [[unlikely]] {
-    // nlohmann's own replacement rules (where a bad sequence ends), exactly.
-    out += nlohmann::json(std::string{text}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return;
-  }
+// A quoted string from text known to be valid UTF-8.
+void append_valid_string(std::string& out, std::string_view text) {
   out += '"';
   std::size_t run = 0;  // start of the bytes not yet appended
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -69,6 +63,24 @@ void append_string(std::string& out, std::string_view text) {
   }
   out.append(text.data() + run, text.size() - run);
   out += '"';
+}
+
+template <class Integer>
+void append_integer(std::string& out, Integer value) {
+  std::array<char, 24> text{};
+  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
+  out.append(text.data(), result.ptr);
+}
+
+}  // namespace
+
+void append_string(std::string& out, std::string_view text) {
+  if (!is_valid_utf8(text)) [[unlikely]] {
+    // nlohmann's own replacement rules (where a bad sequence ends), exactly.
+    out += nlohmann::json(std::string{text}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  append_valid_string(out, text);
 }
 
 void append_double(std::string& out, double value) {
@@ -120,17 +132,9 @@ void append_microseconds(std::string& out, std::uint64_t ts_ns) {
   append_double(out, value);
 }
 
-void append_int(std::string& out, std::int64_t value) {
-  std::array<char, 24> text{};
-  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
-  out.append(text.data(), result.ptr);
-}
+void append_int(std::string& out, std::int64_t value) { append_integer(out, value); }
 
-void append_uint(std::string& out, std::uint64_t value) {
-  std::array<char, 24> text{};
-  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
-  out.append(text.data(), result.ptr);
-}
+void append_uint(std::string& out, std::uint64_t value) { append_integer(out, value); }
 
 std::string non_finite_name(const FieldValue& field) {
   const double value = field.f;
@@ -152,11 +156,11 @@ std::string non_finite_name(const FieldValue& field) {
 
 void append_field(std::string& out, const FieldValue& field) {
   switch (value_kind(field.info->type)) {
-    case ValueKind::kStr:
+    case ValueKind::kStr:  // checked once: stray bytes become \xHH (escape_invalid_utf8), as in field_json()
       if (is_valid_utf8(field.str)) {
-        append_string(out, field.str);
+        append_valid_string(out, field.str);
       } else {
-        append_string(out, escape_invalid_utf8(field.str));
+        append_valid_string(out, escape_invalid_utf8(field.str));
       }
       return;
     case ValueKind::kEnum:

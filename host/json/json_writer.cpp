@@ -103,7 +103,8 @@ void JsonWriter::describe_track(const TrackInfo& track) {
   std::string& e = begin_event();
   e += "\"args\":{\"name\":";
   append_string(e, track.name);
-  e += process ? "},\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" : "},\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":";
+  e += process ? "},\"name\":\"process_name\",\"ph\":\"M\",\"pid\":"
+               : "},\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":";
   append_int(e, pid_of(track));
   if (!process) {
     e += ",\"tid\":";

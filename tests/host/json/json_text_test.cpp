@@ -36,9 +36,10 @@ std::string text_of_double(double d) {
 
 TEST(JsonText, StringsAsTheLibraryWritesThem) {
   std::vector<std::string> cases = {"", "plain", "quote \" and \\ back", "tab\there\nnew\rret\bbs\fff",
-                                    std::string("nul\0byte", 8), "\x01\x1f\x7f", "utf8 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
-                                    "bad \xff byte", "cut \xe2\x82", "\xc0\xaf overlong", "\xed\xa0\x80 surrogate",
-                                    "\xf4\x90\x80\x80 too big", "trail \xc3"};
+                                    std::string("nul\0byte", 8), "\x01\x1f\x7f",
+                                    "utf8 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "bad \xff byte", "cut \xe2\x82",
+                                    "\xc0\xaf overlong", "\xed\xa0\x80 surrogate", "\xf4\x90\x80\x80 too big",
+                                    "trail \xc3"};
   std::mt19937 rng(7);
   for (int i = 0; i < 3000; ++i) {
     std::string s(rng() % 12, '\0');

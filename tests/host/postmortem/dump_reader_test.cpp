@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <initializer_list>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -348,7 +349,7 @@ TEST(DumpScanner, ReadsADumpInPiecesAsReadDumpReadsItWhole) {
   }
   for (std::size_t d = 0; d < dumps.size(); ++d) {
     const std::string whole = outcome(read_dump(dumps[d]));
-    for (const std::size_t piece : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{64}, std::size_t{4096}}) {
+    for (const std::size_t piece : std::initializer_list<std::size_t>{1, 3, 7, 64, 4096}) {
       EXPECT_EQ(scanned_in_pieces(dumps[d], piece), whole) << "dump " << d << ", pieces of " << piece;
     }
   }
