@@ -55,7 +55,14 @@ build_and_test() {
   shift
   configure "$dir" "$@"
   cmake --build "$dir" -j2
-  ctest --test-dir "$dir" -j2 --output-on-failure
+  if ! ctest --test-dir "$dir" -j2 --output-on-failure; then
+    # CI keeps the end of the log: the failures' output again, last, from a
+    # second run of those tests alone (which also tells a failure from a
+    # clash with what ran beside it). The phase fails either way.
+    echo "== $dir: the failed tests again, one at a time"
+    ctest --test-dir "$dir" --rerun-failed --output-on-failure 2>&1 | tail -n 120 || true
+    return 1
+  fi
 }
 
 run_phase() {
@@ -78,6 +85,20 @@ run_phase() {
   esac
 }
 
+# What the machine had left when a phase ended or failed: a test that builds a
+# project of its own (the package and stale-copy tests) fails on a full disk
+# or an out-of-memory kill with little else to say.
+resources() {
+  echo "== resources ($1)"
+  {
+    df -h . "${TMPDIR:-/tmp}"
+    free -m
+    du -sh build-*
+  } 2> /dev/null | sed 's/^/   /' || true
+}
+trap 'status=$?; [ $status -eq 0 ] || resources "exit $status"' EXIT
+resources "before the first phase"
+
 timings=()
 total_start=$SECONDS
 for phase in "${phases[@]}"; do
@@ -87,6 +108,7 @@ for phase in "${phases[@]}"; do
   took=$((SECONDS - start))
   timings+=("$phase $took")
   printf '== %s: %d min %02d s\n' "$phase" $((took / 60)) $((took % 60))
+  resources "after $phase"
 done
 
 echo "== phase times"
