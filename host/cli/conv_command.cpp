@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include <sys/stat.h>
@@ -15,22 +17,12 @@
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
 #include "common/output_file.hpp"
+#include "common/scratch_file.hpp"
 #include "input/input_reader.hpp"
 
 namespace tband::cli {
 
 namespace {
-
-std::string temp_trace_path() {
-  const char* dir = std::getenv("TMPDIR");
-  std::string path = std::string{dir != nullptr ? dir : "/tmp"} + "/tband-XXXXXX.pftrace";
-  const int fd = ::mkstemps(path.data(), 8);
-  if (fd < 0) {
-    throw std::runtime_error("cannot create a temporary file for --serve");
-  }
-  ::close(fd);
-  return path;
-}
 
 // A VCD written to stdout, a FIFO or a device (/dev/null): no files next
 // to it, and the spool in $TMPDIR.
@@ -173,8 +165,17 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
 
   const bool serving = options.serve || options.open;
   std::string perfetto_path = options.output;
+  // Without -o the served trace is a scratch file, gone when serving ends
+  // (a Ctrl-C included): it piled up in /tmp, one per run.
+  std::optional<ScratchFile> served_copy;
   if (serving && perfetto_path.empty()) {
-    perfetto_path = temp_trace_path();
+    try {
+      served_copy.emplace(".pftrace");
+    } catch (const std::runtime_error& e) {
+      std::cerr << "tband conv: error: " << e.what() << " for --serve\n";
+      return kExitOutput;
+    }
+    perfetto_path = served_copy->path();
   }
 
   ConversionResult result;

@@ -1,85 +1,21 @@
 #include "common/output_file.hpp"
 
-#include <atomic>
-#include <array>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
 #include <utility>
 
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/removed_on_signal.hpp"
+
 namespace tband {
 
 namespace {
-
-// ---- Temporary files removed again when the command is interrupted --------------
-// A Ctrl-C in the middle of a conversion must not leave ".out.pftrace.tband-..."
-// files behind. The handler may only make async-signal-safe calls, so the
-// names live in fixed slots it can read without locks.
-constexpr std::size_t kTempSlots = 8;
-struct TempSlot {
-  std::atomic<bool> used{false};
-  std::array<char, PATH_MAX> path{};
-};
-std::array<TempSlot, kTempSlots> g_temp_slots;
-
-extern "C" void remove_temps_and_reraise(int signal_number) {
-  for (TempSlot& slot : g_temp_slots) {
-    if (slot.used.load()) {
-      ::unlink(slot.path.data());
-    }
-  }
-  std::signal(signal_number, SIG_DFL);
-  std::raise(signal_number);
-}
-
-// Installs the handler for the signals that end a command, where nobody else
-// handles them (tband record takes SIGINT/SIGTERM itself, through signalfd).
-void install_cleanup_handler() {
-  static const bool installed = [] {
-    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction current {};
-      if (::sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
-        struct sigaction action {};
-        action.sa_handler = remove_temps_and_reraise;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(sig, &action, nullptr);
-      }
-    }
-    return true;
-  }();
-  (void)installed;
-}
-
-void register_temp(const std::string& path) {
-  if (path.size() >= PATH_MAX) {
-    return;  // not removed on a signal; the normal paths still remove it
-  }
-  install_cleanup_handler();
-  for (TempSlot& slot : g_temp_slots) {
-    if (!slot.used.load()) {
-      std::memcpy(slot.path.data(), path.c_str(), path.size() + 1);
-      slot.used.store(true);
-      return;
-    }
-  }
-}
-
-void unregister_temp(const std::string& path) {
-  for (TempSlot& slot : g_temp_slots) {
-    if (slot.used.load() && path == slot.path.data()) {
-      slot.used.store(false);
-      return;
-    }
-  }
-}
 
 // ---- Which file a path names --------------------------------------------------
 
@@ -211,7 +147,7 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     throw OutputWriteError(path_ + ": cannot create the output file (" +
                           (error == ENOENT ? "the folder " + folder + " does not exist" : errno_text(error)) + ")");
   }
-  register_temp(temp_);
+  remove_on_signal(temp_);
   ::fchmod(fd, mode);
   file_ = ::fdopen(fd, "wb");
   if (file_ == nullptr) {
@@ -250,7 +186,7 @@ void OutputFile::discard() noexcept {
   file_ = nullptr;
   if (!temp_.empty()) {
     ::unlink(temp_.c_str());
-    unregister_temp(temp_);
+    keep_on_signal(temp_);
     temp_.clear();
   }
 }
@@ -290,7 +226,7 @@ void OutputFile::commit() {
     throw OutputWriteError(path_ + ": cannot write the file (" + errno_text(error) + ")" +
                              (through_temp ? "; the previous file, if any, is unchanged" : ""));
   }
-  unregister_temp(temp_);
+  keep_on_signal(temp_);
   temp_.clear();
 }
 

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -356,12 +357,20 @@ class Serve(CliTestCase):
             proc.stderr.close()
 
     def test_conv_serve(self):
+        """Without -o the served trace is a scratch file in $TMPDIR, gone once
+        serving stops (it was left there, one per run)."""
         port = free_port()
+        scratch = self.tmp / "scratch"
+        scratch.mkdir()
         proc = subprocess.Popen([TBAND, "conv", str(self.trace("baremetal")), "--serve", "--port", str(port)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=dict(os.environ, TMPDIR=str(scratch)))
         try:
             page_url = proc.stdout.readline().decode().strip().split(": ", 1)[1]
             self.assertEqual(page_url, f"http://127.0.0.1:{port}/")
+            served = list(scratch.iterdir())
+            self.assertEqual(len(served), 1, served)
+            self.assertRegex(served[0].name, r"^tband-\w{6}\.pftrace$")
             _, page = self.fetch(page_url)
             name = re.search(r'const TRACE_NAME = "([^"]+)";', page.decode()).group(1)
             headers, body = self.fetch(page_url + name)
@@ -374,6 +383,8 @@ class Serve(CliTestCase):
             proc.wait(timeout=10)
             proc.stdout.close()
             proc.stderr.close()
+        self.assertEqual(proc.returncode, -signal.SIGTERM)
+        self.assertEqual(list(scratch.iterdir()), [])
 
     def test_any_port_serves_the_page_that_opens_the_trace(self):
         out = self.tmp / "served.pftrace"

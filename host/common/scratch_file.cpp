@@ -1,0 +1,33 @@
+#include "common/scratch_file.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include <unistd.h>
+
+#include "common/removed_on_signal.hpp"
+
+namespace tband {
+
+ScratchFile::ScratchFile(std::string_view suffix) {
+  const char* dir = std::getenv("TMPDIR");
+  const std::string folder = dir != nullptr && *dir != '\0' ? dir : "/tmp";
+  path_ = folder + "/tband-XXXXXX";
+  path_ += suffix;
+  const int fd = ::mkstemps(path_.data(), static_cast<int>(suffix.size()));
+  if (fd < 0) {
+    const int error = errno;
+    throw std::runtime_error("cannot create a temporary file in " + folder + " (" + std::strerror(error) + ")");
+  }
+  ::close(fd);
+  remove_on_signal(path_);
+}
+
+ScratchFile::~ScratchFile() {
+  ::unlink(path_.c_str());
+  keep_on_signal(path_);
+}
+
+}  // namespace tband
