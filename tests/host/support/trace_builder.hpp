@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <unistd.h>
@@ -16,12 +17,23 @@ namespace tband::test {
 
 /// A file in this test process's own temporary directory: ctest runs test
 /// programs in parallel, and several use the same file names (the FreeRTOS
-/// scenarios run once per kernel version).
+/// scenarios run once per kernel version). The directory goes when the
+/// process exits: one was left per test process, a gigabyte in /tmp after
+/// some hundred runs.
 inline std::string temp_path(const std::string& name) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "tband_host_tests" / std::to_string(::getpid());
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  struct ProcessFolder {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / "tband_host_tests" / std::to_string(::getpid());
+    ProcessFolder() { std::filesystem::create_directories(path); }
+    ~ProcessFolder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+    ProcessFolder(const ProcessFolder&) = delete;
+    ProcessFolder& operator=(const ProcessFolder&) = delete;
+  };
+  static const ProcessFolder folder;
+  return (folder.path / name).string();
 }
 
 class TraceBuilder {
