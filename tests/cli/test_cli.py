@@ -386,6 +386,14 @@ class Serve(CliTestCase):
         self.assertEqual(proc.returncode, -signal.SIGTERM)
         self.assertEqual(list(scratch.iterdir()), [])
 
+    def test_conv_serve_says_where_its_scratch_file_cannot_go(self):
+        missing = self.tmp / "no" / "such"
+        proc = subprocess.run([TBAND, "conv", str(self.trace("baremetal")), "--serve", "--port", str(free_port())],
+                              capture_output=True, text=True, timeout=30, env=dict(os.environ, TMPDIR=str(missing)))
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+        self.assertIn(f"cannot create a temporary file in {missing} (No such file or directory) for --serve",
+                      proc.stderr)
+
     def test_any_port_serves_the_page_that_opens_the_trace(self):
         out = self.tmp / "served.pftrace"
         out.write_bytes(b"trace bytes")
