@@ -7,6 +7,7 @@ reachable from CI: headless Chromium opens a local stand-in instead
 (--ui-url), which answers PING with PONG and posts what it was sent back to
 this test's server, where the buffer is compared with the file's bytes."""
 import http.server
+import os
 import subprocess
 import tempfile
 import threading
@@ -92,7 +93,8 @@ class ServePage(CliTestCase):
             # until the stand-in got the trace; pop-ups allowed, as after a click.
             browser = subprocess.Popen([self.chromium, *CHROMIUM_FLAGS, "--disable-popup-blocking",
                                         "--remote-debugging-port=0", f"--user-data-dir={profile}", page],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                       env=dict(os.environ, TMPDIR=os.path.dirname(profile)))
             received = stand_in.received.wait(timeout=120)
             # --once: the server stopped after the page fetched the trace.
             self.assertEqual(server.wait(timeout=30), 0)

@@ -6,6 +6,7 @@ attributes) next to `tband stats --json` on the finished file."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import subprocess
@@ -35,8 +36,10 @@ def chromium(browser: str, profile: str, url: str, *args: str) -> subprocess.Pop
     """Headless Chromium on the view. With a virtual time budget it waits for
     the event stream to end (the recording's end) before it dumps or shoots,
     so what it shows is the final snapshot, whatever the machine's speed."""
+    # TMPDIR beside the profile: the singleton socket's folder a killed browser leaves goes with the test's.
     return subprocess.Popen([browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=2000",
-                             *args, url], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                             *args, url], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, TMPDIR=os.path.dirname(profile)))
 
 
 class StalledClient:

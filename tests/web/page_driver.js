@@ -32,7 +32,9 @@ async function main() {
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-popup-blocking',
     '--window-size=1100,1200', '--remote-debugging-port=0', `--user-data-dir=${profile}`,
     ...(process.env.TBAND_CHROMIUM_FLAGS || '').split(' ').filter(Boolean), 'about:blank'],
-  {stdio: 'ignore'});
+  // TMPDIR beside the profile (the test's folder): the browser's singleton
+  // socket folder, left behind when it is killed, goes with that folder.
+  {stdio: 'ignore', env: {...process.env, TMPDIR: path.dirname(profile)}});
   try {
     return await drive(browser.pid);
   } finally {

@@ -9,6 +9,7 @@ closed tab) is removed while other files stay."""
 import functools
 import http.server
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -107,7 +108,8 @@ class WebWorkerInChromium(unittest.TestCase):
             [cls.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-background-networking", f"--user-data-dir={profile}",
              f"http://127.0.0.1:{server.server_address[1]}/worker_test.html"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # Its singleton socket's folder goes into ours: killed, it leaves that folder behind.
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, TMPDIR=str(cls.tmp.path)))
         try:
             finished = server.finished.wait(180)
         finally:
