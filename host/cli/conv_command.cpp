@@ -58,8 +58,7 @@ VcdWriter::SaveFilePaths save_file_paths(const std::string& vcd, const VcdSideFi
 // where its VCD goes, not in /tmp).
 std::string spool_dir(const std::string& vcd) {
   if (vcd.empty() || vcd_is_special(vcd)) {
-    const char* dir = std::getenv("TMPDIR");
-    return dir != nullptr ? dir : "/tmp";
+    return temporary_folder();
   }
   const std::size_t slash = vcd.rfind('/');
   return slash == std::string::npos ? "." : slash == 0 ? "/" : vcd.substr(0, slash);

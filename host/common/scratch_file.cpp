@@ -11,9 +11,13 @@
 
 namespace tband {
 
-ScratchFile::ScratchFile(std::string_view suffix) {
+std::string temporary_folder() {
   const char* dir = std::getenv("TMPDIR");
-  const std::string folder = dir != nullptr && *dir != '\0' ? dir : "/tmp";
+  return dir != nullptr && *dir != '\0' ? dir : "/tmp";
+}
+
+ScratchFile::ScratchFile(std::string_view suffix) {
+  const std::string folder = temporary_folder();
   path_ = folder + "/tband-XXXXXX";
   path_ += suffix;
   const int fd = ::mkstemps(path_.data(), static_cast<int>(suffix.size()));

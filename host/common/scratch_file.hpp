@@ -9,6 +9,9 @@
 
 namespace tband {
 
+/// Where temporary files go: $TMPDIR, or /tmp when it is unset or empty.
+[[nodiscard]] std::string temporary_folder();
+
 class ScratchFile {
  public:
   /// Creates an empty file named tband-XXXXXX`suffix`. Throws
