@@ -190,10 +190,8 @@ void StatsCollector::link_fault(std::uint32_t core_id, LinkFault fault, std::uin
 }
 
 void StatsCollector::metadata_overflow(std::uint32_t core_id, std::uint64_t lost, std::uint64_t ts_ns) {
-  if (metadata_lost_.size() <= core_id) {
-    metadata_lost_.resize(core_id + 1u);
-  }
-  metadata_lost_[core_id] = std::max(metadata_lost_[core_id], lost);
+  std::uint64_t& newest = metadata_lost_[core_id];
+  newest = std::max(newest, lost);
   if (!seen_overflow_) {
     seen_overflow_ = true;
     first_overflow_at_ = ts_ns;
@@ -385,7 +383,7 @@ void StatsCollector::add_trace_row(Rows& r, const TraceTotals& totals) {
   trace.figures.push_back(count("decode_errors", diag(DiagnosticKind::kDecodeError)));
   trace.figures.push_back(count("truncated_end", diag(DiagnosticKind::kTruncatedEnd)));
   std::uint64_t metadata_lost = 0;
-  for (const std::uint64_t lost : metadata_lost_) {
+  for (const auto& [core_id, lost] : metadata_lost_) {
     metadata_lost += lost;
   }
   Figure overflow = count("metadata_overflow", metadata_lost);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -304,7 +305,9 @@ class StatsCollector final : public TraceObserver {
   std::uint64_t max_gap_ = 0, max_gap_at_ = 0, gaps_ = 0;
   bool seen_drop_ = false;
   std::uint64_t first_drop_at_ = 0;
-  std::vector<std::uint64_t> metadata_lost_;  // by core: the newest total
+  // By the core id the event names: the newest total. A map, as the id is
+  // the frame's word and a corrupt one must not size a vector.
+  std::map<std::uint32_t, std::uint64_t> metadata_lost_;
   struct LinkFaults {  // by LinkFault: frames, and the first one's time and core
     std::uint64_t frames = 0;
     std::uint64_t first_at = 0;

@@ -384,6 +384,23 @@ TEST(Stats, TraceHealth) {
   EXPECT_EQ(value(analyze_trace(t, "stats_health_wider", wider).stats, "gaps"), 0.0);
 }
 
+// Found by fuzz_stats: the core id a metadata_overflow event names is its
+// own word, not the frame's core; 2^32-1 from a corrupt frame once sized a
+// vector (2 GB and 8 s for a 46-byte file). The newest total per named core,
+// summed, whatever the ids.
+TEST(Stats, MetadataOverflowOnAnyCoreIdCostsNoMemory) {
+  TraceBuilder t;
+  t.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_metadata_overflow(b, 10, 0xFFFFFFFFu, 2, 19); })
+      .add([](std::uint8_t* b) { return enc::encode_metadata_overflow(b, 20, 0xFFFFFFFFu, 5, 40); })  // newer total
+      .add([](std::uint8_t* b) { return enc::encode_metadata_overflow(b, 30, 0x7FFFFFFFu, 1, 9); })
+      .add([](std::uint8_t* b) { return enc::encode_metadata_overflow(b, 40, 0, 3, 30); });
+  const TraceStats s = analyze_trace(t, "stats_metadata_overflow_core_ids").stats;
+  EXPECT_EQ(value(s, "metadata_overflow"), 5.0 + 1.0 + 3.0);
+  EXPECT_EQ(where(s, "metadata_overflow").ts_ns, 10u);
+  EXPECT_EQ(value(s, "diagnostics.metadata_overflow"), 4.0);
+}
+
 // ---- FreeRTOS -----------------------------------------------------------------------------
 
 // The scheduler trace (support/scheduler_trace.hpp), in ns: sender runs
