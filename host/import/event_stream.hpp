@@ -259,7 +259,7 @@ class EventStream {
   [[gnu::always_inline]] auto checked(F&& f) {
     static_assert((LinkCheck::kAnnounceId | 1u) == CompactTs::kAnnounceId && LinkCheck::kAnnounceId % 2 == 0,
                   "one test below finds both announcements");
-    return [this, &f](const RawFrame& frame) {
+    return [this, &f](const RawFrame& frame) __attribute__((always_inline)) {
       if (neither_announced_ &&
           (frame.error != nullptr || frame.data.empty() || (frame.data[0] | 1u) != CompactTs::kAnnounceId)) [[likely]] {
         f(frame);
