@@ -306,7 +306,7 @@ class StatsCollector final : public TraceObserver {
   bool seen_drop_ = false;
   std::uint64_t first_drop_at_ = 0;
   // By the core id the event names: the newest total. A map, as the id is
-  // the frame's word and a corrupt one must not size a vector.
+  // the event's own word and a corrupt one must not size a vector.
   std::map<std::uint32_t, std::uint64_t> metadata_lost_;
   struct LinkFaults {  // by LinkFault: frames, and the first one's time and core
     std::uint64_t frames = 0;
