@@ -17,9 +17,14 @@ compact configuration (1-byte event id) with its packets kept. The mix runs
 the rows with each other, not with the host's figures.
 
   target/bench/run_cm4_hook_count.py [--out DIR] [--markdown FILE] [--filters-markdown FILE] [--only-filters]
-                                     [--only KEY,...]
+                                     [--only KEY,...] [--cycles] [--cycles-markdown FILE]
 
 First a table of the run-time filters' cost (config_filters/, filter_mode.hpp).
+With --cycles, every image of the main table runs a second time, traced
+instruction by instruction, through the Cortex-M4 cycle model of
+cm4_cycle_model.py (QEMU has no cycle counter): cycles per call, and the
+mix's loads, stores and taken branches. The model's instruction counts must
+match the first run's to the tenth, or the script stops.
 
 Needs arm-none-eabi-gcc/g++ with newlib, qemu-system-arm and barectf.
 """
@@ -29,6 +34,8 @@ import argparse
 import subprocess
 import sys
 from pathlib import Path
+
+import cm4_cycle_model
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "target" / "bench"
@@ -120,6 +127,8 @@ def main() -> int:
     parser.add_argument("--only-filters", action="store_true", help="measure only the run-time filters' table")
     parser.add_argument("--only", help="comma-separated tracer keys (stream_ring,stream_compact,...): "
                         "measure only these, without the filters' table")
+    parser.add_argument("--cycles", action="store_true", help="also model cycles per call (cm4_cycle_model.py)")
+    parser.add_argument("--cycles-markdown", type=Path, help="also write the cycle tables here (implies --cycles)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     gen = args.out / "generated"
@@ -148,12 +157,25 @@ def main() -> int:
     barectf.mkdir(exist_ok=True)
     run(["barectf", "gen", f"--code-dir={barectf}", f"--headers-dir={barectf}", f"--metadata-dir={barectf}",
          BENCH / "barectf/config_compact.yaml"])
+    cycles = args.cycles or args.cycles_markdown is not None
+    cycle_rows = [f"| Tracer (bytes stored in RAM) | Build | {header} |", "| --- | --- |" + " --- |" * len(KINDS)]
+    split_rows = ["| Tracer | Build | instructions | loads (words) | stores (words) | taken branches | cycles "
+                  "| cycles per instruction |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for opt in OPT_LEVELS:
         for key, label, config, ring in tracers:
-            figures = count(build(args.out, key, config, ring, opt, gen / "target", barectf))
+            elf = build(args.out, key, config, ring, opt, gen / "target", barectf)
+            figures = count(elf)
             calibration.append(figures["calibration_100_nops"])
             cells = " | ".join(f"{figures[kind]:.1f}" for kind in KINDS)
             rows.append(f"| {label} | {opt} | {cells} |")
+            if cycles:
+                modelled = model_cycles(elf, figures)
+                cells = " | ".join(f"{modelled[kind]['cycles']:.1f}" for kind in KINDS)
+                cycle_rows.append(f"| {label} | {opt} | {cells} |")
+                mix = modelled["mix"]
+                split_rows.append(
+                    f"| {label} | {opt} | {mix['instructions']:.1f} | {mix['loads']:.1f} | {mix['stores']:.1f} | "
+                    f"{mix['taken_branches']:.1f} | {mix['cycles']:.1f} | {mix['cycles'] / mix['instructions']:.2f} |")
     table = "\n".join(rows) + "\n"
     print("instructions per call (qemu-system-arm -M mps2-an386 -icount shift=0, 2,000 cycles of the mix, "
           "loop overhead subtracted)\n")
@@ -162,7 +184,28 @@ def main() -> int:
           "instructions per iteration (NOPs, minus the empty loop)")
     if args.markdown:
         args.markdown.write_text(table)
+    if cycles:
+        cycle_table = "\n".join(cycle_rows) + "\n"
+        split_table = "\n".join(split_rows) + "\n"
+        print(f"\ncycles per call (cm4_cycle_model.py: Cortex-M4 TRM timings, pipeline refill "
+              f"P = {cm4_cycle_model.REFILL_CYCLES})\n")
+        print(cycle_table)
+        print("\nthe mix, per call\n")
+        print(split_table)
+        if args.cycles_markdown:
+            args.cycles_markdown.write_text(cycle_table + "\n" + split_table)
     return 0
+
+
+def model_cycles(elf: Path, figures: dict[str, float]) -> dict[str, dict[str, float]]:
+    """The cycle model's figures per kind, checked against QEMU's instruction count of the same image."""
+    run = cm4_cycle_model.trace(elf)
+    modelled = {kind: run.per_call(kind) for kind in KINDS}
+    for kind in KINDS:
+        if abs(modelled[kind]["instructions"] - figures[kind]) > 0.05:
+            raise SystemExit(f"{elf}: the cycle model counted {modelled[kind]['instructions']:.2f} instructions per "
+                             f"{kind} call, QEMU {figures[kind]:.2f}: the trace walk is wrong")
+    return modelled
 
 
 if __name__ == "__main__":
