@@ -70,6 +70,51 @@ class Campaign(unittest.TestCase):
         summary = self.campaign("summary", "--work", str(self.work))
         self.assertIn("conversion: 1,000 executions in 1 sessions, best 250/s, findings: none", summary.stdout)
 
+    # A fuzzer whose first session ends on a timeout, as libFuzzer reports one. Called with the artifact alone
+    # (the campaign's rerun), it does what RERUN says; a second session ends the campaign (exit 1, no finding).
+    TIMING_OUT = """if [ "$#" -eq 1 ]; then {rerun}; fi
+if [ ! -e "$0.ran" ]; then
+  touch "$0.ran"
+  prefix=$(echo "$*" | sed -n 's/.*-artifact_prefix=\\([^ ]*\\).*/\\1/p')
+  echo x > "${{prefix}}timeout-abc"
+  echo "ALARM: working on the last Unit for 10 seconds"
+  echo "artifact_prefix='$prefix'; Test unit written to ${{prefix}}timeout-abc"
+  echo "==1== ERROR: libFuzzer: timeout after 10 seconds"
+  echo "SUMMARY: libFuzzer: timeout"
+  printf '{stats}'
+  exit 70
+fi
+printf '{stats}'
+exit 1
+"""
+
+    def timing_out_fuzzer(self, rerun: str) -> None:
+        stats = FINAL_STATS.format(runs=500, rate=50).replace("\n", "\\n")
+        self.fake_fuzzer("stats", self.TIMING_OUT.format(rerun=rerun, stats=stats))
+
+    def test_a_timeout_whose_input_reruns_in_time_was_the_machines(self):
+        self.timing_out_fuzzer(rerun="exit 0")
+        done = self.campaign("run", str(self.root / "build"), "stats", "--until", self.until_in(600),
+                             "--work", str(self.work))
+        self.assertIn("a timeout that was the machine's (reran alone in", done.stderr)
+        self.assertIn("exited 1 without a finding", done.stderr)  # the second session ran
+        notes = list(self.work.glob("stats-*-timeout-abc.rerun"))
+        self.assertEqual(len(notes), 1)
+        self.assertRegex(notes[0].read_text(), r"^reran alone in \d+\.\d\d s of CPU, \d+\.\d\d s of wall time, exit 0")
+        summary = self.campaign("summary", "--work", str(self.work))
+        self.assertRegex(summary.stdout, r"stats: 1,000 executions in 2 sessions, best 50/s, findings: none; "
+                                         r"timeouts that reran in time \(starved\): stats\.\S+\.log")
+
+    def test_a_timeout_whose_input_fails_again_stops_the_campaign(self):
+        self.timing_out_fuzzer(rerun="exit 70")
+        done = self.campaign("run", str(self.root / "build"), "stats", "--until", self.until_in(600),
+                             "--work", str(self.work))
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("found something", done.stderr)
+        self.assertEqual(list(self.work.glob("*.rerun")), [])
+        summary = self.campaign("summary", "--work", str(self.work))
+        self.assertRegex(summary.stdout, r"findings: stats\.\S+\.log$")
+
     def test_sessions_are_added_up_and_a_killed_one_is_named(self):
         self.work.mkdir()
         (self.work / "stats.20261129T1000Z.log").write_text(FINAL_STATS.format(runs=1500, rate=120))
