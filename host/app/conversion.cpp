@@ -1,8 +1,6 @@
 #include "app/conversion.hpp"
 
-#include <cstdlib>
 #include <memory>
-#include <thread>
 
 #include "common/buffered_output.hpp"
 #include "import/decode_pipeline.hpp"
@@ -57,25 +55,15 @@ void interpret_batch(TraceInterpreter& interpreter, const DecodedBatch& batch,
   }
 }
 
-bool use_pipeline(const ConversionOptions& options, std::optional<std::uint64_t> total_bytes) {
-  switch (options.threads) {
-    case ConversionThreads::kOne:
-      return false;
-    case ConversionThreads::kTwo:
-      return true;
-    case ConversionThreads::kAuto:
-      break;
-  }
-  // A second thread pays off only for more than a few batches, and only with
-  // a core to spare: on a machine that is busy already, the two threads share
-  // what one would get, and the hand-over between them costs more CPU time
-  // (bench/RESULTS.md).
-  if (total_bytes && *total_bytes < kPipelineMinBytes) {
-    return false;
-  }
-  const unsigned cores = std::thread::hardware_concurrency();
-  double load = 0;
-  return cores > 1 && getloadavg(&load, 1) == 1 && load + 1.0 < static_cast<double>(cores);
+bool use_pipeline(const ConversionOptions& options) {
+  // Auto is one thread. Two pay only where handing every decoded event to
+  // the other core costs less than the overlap gains, and tband cannot tell
+  // that from here (a virtual machine often shows no cache topology). On the
+  // 2-core machines measured, two threads were never faster, even when idle
+  // (bench/RESULTS.md, "Conversion on two threads" and "Auto: one thread"):
+  // since one thread got faster they are 1.4x slower, at 2.6 times the CPU
+  // time. --threads 2 stays for machines where they do pay.
+  return options.threads == ConversionThreads::kTwo;
 }
 
 void convert_tband(const ConversionOptions& options, std::vector<std::unique_ptr<EventStream>>& streams,
@@ -215,7 +203,7 @@ void convert_tband(const ConversionOptions& options, std::vector<std::unique_ptr
     }
     options.progress(read, total_bytes);
   };
-  if (use_pipeline(options, total_bytes)) {
+  if (use_pipeline(options)) {
     // Decoding in a thread of its own, interpreting and encoding here.
     DecodePipeline pipeline{streams, input_names, options.schemas,
                             options.progress ? std::function<void()>{report_progress} : nullptr};

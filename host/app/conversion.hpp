@@ -32,12 +32,10 @@ struct OutputTarget {
 
 /// How many threads convert (besides the one writing each output's buffers).
 enum class ConversionThreads : std::uint8_t {
-  kAuto,  // two for inputs of kPipelineMinBytes or more (or of unknown size) when a core is idle (load average)
+  kAuto,  // one: see use_pipeline() in conversion.cpp
   kOne,   // read, decode, interpret and encode in the caller's thread
   kTwo,   // read and decode in a thread of their own (import/decode_pipeline.hpp)
 };
-/// Inputs smaller than this convert in one thread under kAuto.
-inline constexpr std::uint64_t kPipelineMinBytes = 1 << 20;
 
 struct ConversionOptions {
   std::vector<InputSpec> inputs;

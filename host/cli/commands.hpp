@@ -70,8 +70,8 @@ struct ServeCmdOptions {
 
 /// --threads of the commands that convert: its help text, and its value.
 inline constexpr const char* kThreadsHelp =
-    "auto, 1 or 2: decode in a thread of its own while interpreting and writing (2), or all in one (1); auto: "
-    "2 for inputs of 1 MiB or more when a core is idle (by the load average). The output is the same";
+    "auto, 1 or 2: decode in a thread of its own while interpreting and writing (2), or all in one (1, and "
+    "auto: two threads were slower on the machines measured). The output is the same";
 /// --threadx-clock-hz of the commands that convert.
 inline constexpr const char* kThreadxClockHelp =
     "Ticks per second of a ThreadX trace buffer's time stamps (its TX_TRACE_TIME_SOURCE); default 1000000";
