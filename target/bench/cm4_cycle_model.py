@@ -133,7 +133,7 @@ def classify(address: int, size: int, mnemonic: str, operands: str) -> Instructi
     elif op in ("udiv", "sdiv"):
         kind, cycles = "divide", DIVIDE_CYCLES
     elif op == "isb":
-        kind, writes_pc = "barrier_isb", True
+        kind = "barrier_isb"
     elif first == ["pc"] and op in ("mov", "add"):
         kind, writes_pc, writes = "branch", True, ()
     elif op in ("umull", "smull", "umlal", "smlal"):
@@ -230,7 +230,10 @@ class Walk:
     @staticmethod
     def _finish_branch(prev: Instruction, pc: int, totals: Totals) -> None:
         """Charges the refill to the instruction that changed the flow, once the next address is known."""
-        flow = prev.kind in ("branch", "table_branch", "barrier_isb") or prev.writes_pc
+        if prev.kind == "barrier_isb":  # flushes the pipeline whatever comes next
+            totals.cycles += REFILL_CYCLES
+            return
+        flow = prev.kind in ("branch", "table_branch") or prev.writes_pc
         if not flow:
             return
         if pc != prev.end:

@@ -79,6 +79,15 @@ class Walk(unittest.TestCase):
         self.assertEqual(totals.cycles, 2 + 1 + 1 + 3 + (1 + p) + 1 + 3 + 1 + (1 + p))
         self.assertEqual((totals.loads, totals.stores, totals.taken_branches, totals.other_branches), (4, 0, 2, 1))
 
+    def test_isb_refills_the_pipeline_without_a_branch(self):
+        program = [insn(0x10, "bl 0x100", 4), insn(0x14, "nop"), insn(0x100, "isb sy", 4), insn(0x104, "bx lr")]
+        walk = model.Walk({i.address: i for i in program}, {0x100: "run_x"})
+        for pc in (0x10, 0x100, 0x104, 0x14):
+            walk.step(pc)
+        totals = walk.phases["run_x"]
+        p = model.REFILL_CYCLES
+        self.assertEqual((totals.cycles, totals.taken_branches), ((1 + p) + (1 + p), 1))
+
     def test_unknown_address_is_an_error(self):
         walk = model.Walk({0x10: insn(0x10, "nop")}, {0x100: "run_x"})
         walk.step(0x10)
