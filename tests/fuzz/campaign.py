@@ -40,11 +40,11 @@ HERE = pathlib.Path(__file__).resolve().parent
 #    finding is rerun with the defaults to get its stacks;
 #  - no rereading of the corpus folder each second (one process per folder).
 ASAN_OPTIONS = "malloc_context_size=0:quarantine_size_mb=32"
-FUZZER_FLAGS = ["-timeout=10", "-rss_limit_mb=2048", "-max_len=4096", "-reload=0", "-print_final_stats=1"]
+TIMEOUT_LIMIT_S = 10  # a run longer than this (wall time) is a finding
+FUZZER_FLAGS = [f"-timeout={TIMEOUT_LIMIT_S}", "-rss_limit_mb=2048", "-max_len=4096", "-reload=0", "-print_final_stats=1"]
 
 FINDING = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
                      r"SUMMARY: libFuzzer: (deadly|crash|timeout|out-of-memory)|ERROR: libFuzzer:")
-TIMEOUT_LIMIT_S = 10  # FUZZER_FLAGS' -timeout
 RERUN_WALL_LIMIT_S = 120
 ARTIFACT = re.compile(r"Test unit written to (\S+)")
 
@@ -126,6 +126,12 @@ def only_a_timeout(text: str) -> bool:
     return "SUMMARY: libFuzzer: timeout" in kinds and kinds <= {"SUMMARY: libFuzzer: timeout", "ERROR: libFuzzer:"}
 
 
+def rerun_note(log_text: str) -> pathlib.Path | None:
+    """Where the note of a timeout's rerun goes, beside the session's artifact; None if not a timeout."""
+    artifact = ARTIFACT.search(log_text)
+    return pathlib.Path(artifact.group(1) + ".rerun") if artifact and only_a_timeout(log_text) else None
+
+
 def starved_timeout(binary: pathlib.Path, log_text: str, env: dict) -> str | None:
     """For a session that ended on a timeout and nothing else: its input run again alone. Returns what the
     rerun took when it finished cleanly within the limits (the note written beside the artifact), else None."""
@@ -145,7 +151,7 @@ def starved_timeout(binary: pathlib.Path, log_text: str, env: dict) -> str | Non
     if rerun.returncode != 0 or cpu >= TIMEOUT_LIMIT_S:
         return None
     note = f"reran alone in {cpu:.2f} s of CPU, {wall:.2f} s of wall time, exit 0"
-    pathlib.Path(artifact.group(1) + ".rerun").write_text(note + "\n")
+    rerun_note(log_text).write_text(note + "\n")
     return note
 
 
@@ -162,9 +168,7 @@ def summary(args: argparse.Namespace) -> int:
         rate = re.search(r"stat::average_exec_per_sec:\s+(\d+)", text)
         entry["executions"] += int(runs.group(1)) if runs else 0
         entry["best"] = max(entry["best"], int(rate.group(1)) if rate else 0)
-        artifact = ARTIFACT.search(text)
-        if FINDING.search(text) and only_a_timeout(text) and artifact \
-                and pathlib.Path(artifact.group(1) + ".rerun").is_file():
+        if (note := rerun_note(text)) is not None and note.is_file():
             entry["starved"].append(log.name)
         elif FINDING.search(text):
             entry["findings"].append(log.name)
