@@ -23,4 +23,16 @@ inline std::size_t encode_mix_step(const MixStep& step, std::uint8_t* out) {
   return 0;
 }
 
+/// Hands the mix's metadata events (the time resolution and the names of its
+/// ISR and markers) to add(encode), in order, where encode(out) writes one
+/// framed event to `out` (room for enc::kMaxFramedLen) and returns its length.
+template <class Add>
+void add_mix_metadata(Add&& add) {
+  namespace enc = tband::enc;
+  add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); });
+  add([](std::uint8_t* b) { return enc::encode_isr_name(b, kMixIsrId, "timer"); });
+  add([](std::uint8_t* b) { return enc::encode_evtmarker_name(b, kMixEvtmarkerId, "sampling"); });
+  add([](std::uint8_t* b) { return enc::encode_valmarker_name(b, kMixValmarkerId, "fifo level"); });
+}
+
 }  // namespace tband::bench

@@ -27,10 +27,7 @@ using tband::tools::TraceFile;
 
 void write_mix(const std::string& path, std::uint64_t events) {
   TraceFile f{path};
-  f.add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); });
-  f.add([](std::uint8_t* b) { return enc::encode_isr_name(b, tband::bench::kMixIsrId, "timer"); });
-  f.add([](std::uint8_t* b) { return enc::encode_evtmarker_name(b, tband::bench::kMixEvtmarkerId, "sampling"); });
-  f.add([](std::uint8_t* b) { return enc::encode_valmarker_name(b, tband::bench::kMixValmarkerId, "fifo level"); });
+  tband::bench::add_mix_metadata([&](auto&& encode) { f.add(encode); });
   tband::bench::BenchmarkMix mix;
   for (std::uint64_t i = 0; i < events; ++i) {
     const tband::bench::MixStep s = mix.next();

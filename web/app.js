@@ -132,6 +132,15 @@ function renderSummary(s) {
   renderStats(s.stats_tables);
 }
 
+/// The converter's worker, started when the page opens: it loads the
+/// converter and warms it up while the user picks files (web/worker.js).
+function startWorker() {
+  if (worker) return;
+  worker = new Worker('worker.js');
+  worker.onerror = (e) => { showError('the converter failed to load: ' + e.message); $('convert').disabled = false; };
+  worker.onmessage = onWorkerMessage;
+}
+
 function convert() {
   showError('');
   $('result').hidden = true;
@@ -142,11 +151,7 @@ function convert() {
               'convert it with the tband command');
     return;
   }
-  if (!worker) {
-    worker = new Worker('worker.js');
-    worker.onerror = (e) => { showError('the converter failed to load: ' + e.message); $('convert').disabled = false; };
-    worker.onmessage = onWorkerMessage;
-  }
+  startWorker();
   $('convert').disabled = true;
   state.outputs = null;  // the worker removes the previous job's output files
   $('result').hidden = true;
@@ -169,6 +174,10 @@ function onWorkerMessage(event) {
   const msg = event.data;
   if (msg.type === 'phase') {  // where the worker is in a job: for the tests, and to see where one stalls
     document.body.dataset.phase = msg.phase;
+    return;
+  }
+  if (msg.type === 'warmed') {  // the warm-up's rounds (web/worker.js): for the tests
+    document.body.dataset.warmed = msg.rounds;
     return;
   }
   if (msg.type === 'progress') {
@@ -260,3 +269,8 @@ const drop = $('drop');
 drop.ondragover = (e) => { e.preventDefault(); drop.classList.add('over'); };
 drop.ondragleave = () => drop.classList.remove('over');
 drop.ondrop = (e) => { e.preventDefault(); drop.classList.remove('over'); addFiles(e.dataTransfer.files); };
+try {
+  startWorker();
+} catch (e) {
+  // e.g. a page opened from file://, where no worker starts: Convert tries again and says why
+}

@@ -16,18 +16,47 @@
 importScripts('tband.js');
 
 const kBlock = 8 << 20;  // input read size
+const kWarmUpRounds = 20;  // of host/web/warm_up.cpp's conversion, while no job has come
 let tband = null;
+let jobsStarted = 0;  // the warm-up stops at the first
+let warming = false;  // a warm-up round runs: its progress is not the page's
 let outputs = new Map();  // name -> OpfsOutput or MemoryOutput, for the job that runs
 let staged = new Map();  // a mounted File -> its copy in the private file system (an OpfsFile)
 const ready = createTband({
-  tbandProgress: (done, total) => postMessage({type: 'progress', done, total}),
+  tbandProgress: (done, total) => warming || postMessage({type: 'progress', done, total}),
   // A view of the converter's memory, valid during the call only.
   tbandOutput: (name, bytes) => outputs.get(name).write(bytes),
 }).then((module) => {
   tband = module;
   tband.FS.mkdir('/in');
   serveReads(tband.WORKERFS);
+  warmUp();
 });
+
+/// While the page waits for a file, converts a small built-in trace a few
+/// times, so that the first real conversion runs on the engine's optimised
+/// code (host/web/warm_up.cpp says why). One round per turn of the event
+/// loop: a job that comes waits for one round at most, and ends the warm-up.
+/// Posts {type: 'warmed', rounds} when it stops.
+async function warmUp() {
+  let rounds = 0;
+  while (rounds < kWarmUpRounds && jobsStarted === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (jobsStarted !== 0) break;
+    warming = true;
+    let code = 70;
+    try {
+      code = tband.ccall('tband_web_warm_up', 'number', [], []);
+    } catch (e) {
+      // only a head start: a job converts all the same
+    } finally {
+      warming = false;
+    }
+    if (code !== 0) break;
+    ++rounds;
+  }
+  postMessage({type: 'warmed', rounds});
+}
 
 /// An output kept in memory: a copy of each chunk.
 class MemoryOutput {
@@ -216,6 +245,7 @@ function serveReads(workerfs) {
 
 onmessage = async (event) => {
   const job = event.data;
+  ++jobsStarted;
   try {
     await ready;
   } catch (e) {

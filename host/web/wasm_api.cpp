@@ -20,6 +20,7 @@
 #include "schema/schema_set.hpp"
 #include "stats/stats_format.hpp"
 #include "tband_events.hpp"
+#include "wasm_api.hpp"
 
 // Output bytes to JavaScript: Module.tbandOutput(name, bytes), for an output
 // path "js:NAME" (OutFile below). `bytes` is a view of the converter's memory,

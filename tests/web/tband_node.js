@@ -1,10 +1,12 @@
 // Runs the WebAssembly converter under Node as `tband conv` would run:
 //   node tband_node.js WEBDIR [--json OUT] [-o OUT.pftrace] [--schema D.json]
 //        [--mode freertos|bare-metal] [--format F] [--core-count N] [--time] [--no-stats]
-//        [--fs-output] INPUT[@CORE]...
+//        [--fs-output] [--warm-up N] INPUT[@CORE]...
 // Inputs are copied into the converter's file system under their base names
 // (the working directory is /in), so messages name them as the CLI run from
 // their folder does. Prints the converter's JSON summary; exit code as the CLI's.
+// --warm-up N: first N rounds of the page's warm-up (host/web/warm_up.cpp);
+// their exit codes go into the summary as "warm_up".
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -17,6 +19,7 @@ async function main() {
   const files = [];
   let timed = false;  // --time: the conversion's milliseconds in the summary (bench/RESULTS.md)
   let viaFs = false;  // --fs-output: outputs through the module's file system, not streamed (bench/RESULTS.md)
+  let warmUpRounds = 0;  // --warm-up N
   while (args.length) {
     const a = args.shift();
     if (a === '--json') outs.json = args.shift();
@@ -28,6 +31,7 @@ async function main() {
     else if (a === '--time') timed = true;
     else if (a === '--no-stats') request.stats = false;
     else if (a === '--fs-output') viaFs = true;
+    else if (a === '--warm-up') warmUpRounds = Number(args.shift());
     else files.push(['input', a]);
   }
   const createTband = require(path.resolve(webdir, 'tband.js'));
@@ -53,11 +57,14 @@ async function main() {
   for (const name of ['json', 'perfetto']) {
     if (outs[name]) request[name] = viaFs ? '/out/' + name : 'js:' + name;
   }
+  const warmUp = [];
+  for (let i = 0; i < warmUpRounds; i++) warmUp.push(tband.ccall('tband_web_warm_up', 'number', [], []));
   const started = process.hrtime.bigint();
   const summary = JSON.parse(tband.ccall('tband_web_convert', 'string', ['string'], [JSON.stringify(request)]));
   if (viaFs && summary.exit_code === 0) {
     for (const name in outs) fs.writeFileSync(outs[name], tband.FS.readFile('/out/' + name));
   }
+  if (warmUpRounds) summary.warm_up = warmUp;
   if (timed) summary.convert_ms = Number(process.hrtime.bigint() - started) / 1e6;
   for (const name in streams) {
     fs.closeSync(streams[name]);

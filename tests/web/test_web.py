@@ -97,6 +97,23 @@ class WebSameOutput(WebCase):
         self.assertEqual(web.returncode, 0, web.stdout + web.stderr)
         self.assertEqual((self.tmp / "web.pftrace").read_bytes(), (self.tmp / "native.pftrace").read_bytes())
 
+    def test_after_the_warm_up(self):
+        # The page's worker converts a built-in trace while it waits for a file (host/web/warm_up.cpp):
+        # every round succeeds, and a conversion after them gives the CLI's bytes, so the warm-up leaves
+        # nothing behind that a user's trace could see. A FreeRTOS trace: other events than the warm-up's.
+        trace = self.tmp / "freertos.bin"
+        make_trace("freertos", trace)
+        native = run(["conv", str(trace), "-o", str(self.tmp / "native.pftrace"), "--json", str(self.tmp / "native.json")])
+        self.assertEqual(native.returncode, 0, native.stderr)
+        web = subprocess.run([NODE, str(RUNNER), str(WEB_DIR), "--warm-up", "3", str(trace), "-o", str(self.tmp / "web.pftrace"),
+                              "--json", str(self.tmp / "web.json")], capture_output=True, text=True, timeout=120)
+        self.assertEqual(web.returncode, 0, web.stdout + web.stderr)
+        summary = json.loads(web.stdout)
+        self.assertEqual(summary["warm_up"], [0, 0, 0])
+        self.assertEqual((self.tmp / "web.pftrace").read_bytes(), (self.tmp / "native.pftrace").read_bytes())
+        self.assertEqual((self.tmp / "web.json").read_bytes(), (self.tmp / "native.json").read_bytes())
+        self.assertEqual(summary["events"], int(native.stderr.split(" events")[0].split()[-1]))
+
     def test_freertos_scenario(self):
         path = self.tmp / "freertos.bin"
         make_trace("freertos", path)

@@ -3,9 +3,10 @@ ways it keeps files: through the browser's private storage (the inputs staged
 by the stager, the outputs written as files) and in the tab's memory (a job
 with `storage: false`, as `?storage=0` or a browser without that storage
 does). One tab, one worker, the jobs one after the other, as the page sends
-them: each gives the CLI's .pftrace and JSON bytes; the storage holds no file
-of a job that is over, and a scratch file left by a worker that is gone (a
-closed tab) is removed while other files stay."""
+them, the first after the worker's warm-up: each gives the CLI's .pftrace and
+JSON bytes; the storage holds no file of a job that is over, and a scratch
+file left by a worker that is gone (a closed tab) is removed while other
+files stay."""
 import functools
 import http.server
 import json
@@ -40,7 +41,14 @@ async function names(root) {
   }
   const trace = new File([await (await fetch('trace.bin')).blob()], 'trace.bin');
   const worker = new Worker('worker.js');
-  const report = {jobs: []};
+  const report = {jobs: [], before_first_job: []};
+  // The warm-up runs while no job has come: the first job comes after it, as a user's file does.
+  await new Promise((resolve) => {
+    worker.onmessage = (e) => {
+      report.before_first_job.push(e.data);
+      if (e.data.type === 'warmed') resolve();
+    };
+  });
   for (const storage of [true, false]) {
     const done = new Promise((resolve) => {
       worker.onmessage = (e) => { if (e.data.type === 'done') resolve(e.data); };
@@ -138,6 +146,11 @@ class WebWorkerInChromium(unittest.TestCase):
         proc = run(["conv", str(VECTORS / "demo_qemu_uart.bin"), "-o", str(native), "--json", str(native_json)])
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return native.read_bytes(), native_json.read_bytes()
+
+    def test_the_warm_up_ran_before_the_first_job_and_showed_nothing(self):
+        # worker.js converts a built-in trace 20 times while it waits (host/web/warm_up.cpp): every
+        # round succeeded, and the page got no progress of them, only the one message that says so.
+        self.assertEqual(self.report["before_first_job"], [{"type": "warmed", "rounds": 20}])
 
     def test_both_ways_give_the_cli_bytes(self):
         pftrace, json_bytes = self.cli_outputs()
