@@ -9,11 +9,17 @@ A small page next to the web build (served from a temporary folder holding
 links to it) fetches the trace, hands it to worker.js as a File, exactly as
 the page does after a drop, and POSTs the worker's summary (its convert_ms:
 from the job's start, the module loaded, to its outputs ready, the copies in
-the browser's private storage included) back to this script; then the browser is
-stopped. The outputs are not kept (the .pftrace bytes are compared in
-bench/web_bench.py and tests/web).
+the browser's private storage included; and job_ms, from posting the job to
+its answer, the module's loading included when it was not loaded yet) back to
+this script; then the browser is stopped. The outputs are not kept (the
+.pftrace bytes are compared in bench/web_bench.py and tests/web).
 
-  bench/web_chromium_plain.py --web build-web/web --trace /tmp/mix10m.bin --runs 3
+By default the job is posted at once, before the worker has loaded the
+module: its warm-up (host/web/warm_up.cpp) never runs. With --idle-ms N the
+page waits for the warm-up to end and N ms more, as a user who picks the
+file a while after the page opened.
+
+  bench/web_chromium_plain.py --web build-web/web --trace /tmp/mix10m.bin --runs 3 [--idle-ms 1000]
 """
 import argparse
 import http.server
@@ -33,10 +39,19 @@ PAGE = """<!doctype html><title>tband worker timing</title><script>
 (async () => {
   const blob = await (await fetch('trace.bin')).blob();
   const worker = new Worker('worker.js');
+  let warmed = null;  // the worker's warm-up rounds, when it said
+  const warmUp = new Promise((resolve) => { worker.onmessage = (e) => { if (e.data.type === 'warmed') { warmed = e.data.rounds; resolve(); } }; });
+  if (IDLE_MS > 0) {  // a user who picks the file a while after the page opened
+    await Promise.race([warmUp, new Promise((resolve) => setTimeout(resolve, 10000))]);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  }
+  const posted = performance.now();
   worker.onmessage = (e) => {
+    if (e.data.type === 'warmed') warmed = e.data.rounds;
     if (e.data.type !== 'done') return;
     const s = e.data.summary;
-    fetch('/result', {method: 'POST', body: JSON.stringify({convert_ms: s.convert_ms, exit_code: s.exit_code, events: s.events, outputs_in: s.outputs_in})});
+    fetch('/result', {method: 'POST', body: JSON.stringify({convert_ms: s.convert_ms, job_ms: performance.now() - posted,
+                                                            warmed, exit_code: s.exit_code, events: s.events, outputs_in: s.outputs_in})});
   };
   worker.postMessage({inputs: [{file: new File([blob], 'trace.bin'), core: 0}], descriptor: null,
                       mode: 'freertos', format: 'auto', json: false, stats: false});
@@ -108,6 +123,8 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for one conversion")
     parser.add_argument("--chromium-flags", default="", help="extra browser flags, space-separated")
+    parser.add_argument("--idle-ms", type=int, default=0,
+                        help="post the job this long after the worker's warm-up ended (0: at once, before the module loaded)")
     args = parser.parse_args()
     chromium = chromium_path()
     if chromium is None:
@@ -121,13 +138,14 @@ def main():
             if (args.web / name).is_file():  # stager.js: not in builds before it
                 os.symlink((args.web / name).resolve(), site / name)
         os.symlink(args.trace.resolve(), site / "trace.bin")
-        (site / "timing.html").write_text(PAGE)
+        (site / "timing.html").write_text(PAGE.replace("IDLE_MS", str(args.idle_ms)))
         times = []
         for run in range(args.runs):
             load = load_average()
             r = one_run(chromium, site, args.chromium_flags.split(), args.timeout)
             times.append(r["convert_ms"] / 1e3)
-            print(f"run {run}: conversion {times[-1]:.2f} s, {r['events']} events, outputs in {r.get('outputs_in', 'memory')}, "
+            print(f"run {run}: conversion {times[-1]:.2f} s (job posted to done {r['job_ms'] / 1e3:.2f} s, "
+                  f"warm-up rounds {r['warmed']}), {r['events']} events, outputs in {r.get('outputs_in', 'memory')}, "
                   f"tab peak RSS {r['tab_peak_bytes'] / 2**20:.0f} MiB, load {load:.1f}", flush=True)
         print(f"median {statistics.median(times):.2f} s")
     finally:
