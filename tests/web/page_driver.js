@@ -173,6 +173,7 @@ async function runJob(job, {send, evaluate, setFiles, browserPid}) {
     probes: responsive.length,
     slowest_answer_ms: Math.max(...responsive),
     error: await evaluate("document.getElementById('error').hidden ? '' : document.getElementById('error').textContent"),
+    warmed: await evaluate("document.body.dataset.warmed || ''"),  // the worker's warm-up rounds, as the page took them
     summary: await evaluate(`Object.fromEntries([...document.querySelectorAll('#summary dd')].map((d) => [d.id.replace('summary-', ''), d.textContent]))`),
     diagnostic_kinds: await evaluate(`[...document.querySelectorAll('#diagnostic-kinds tbody tr')].map((r) => r.dataset.kind)`),
     stats_tables: await evaluate(`[...document.querySelectorAll('table.stats')].map((t) => t.dataset.title)`),

@@ -192,6 +192,12 @@ class WebPageInChromium(unittest.TestCase):
         self.assertIn("file=demo_qemu_uart.pftrace", path)
         self.assertEqual(body, native.read_bytes())
 
+    def test_the_page_took_the_warm_up_message(self):
+        # The worker starts with the page and warms the converter up until the first job comes
+        # (web/worker.js); the page takes its 'warmed' message aside, not as a job's answer.
+        for name in self.jobs:
+            self.assertIn(self.pages[name]["warmed"], [str(n) for n in range(21)], name)
+
     def test_an_empty_file(self):
         page = self.assertCliError("empty")
         self.assertEqual(page["error"], "tband conv: error: empty.bin: empty input, no trace data (exit code 3)")
