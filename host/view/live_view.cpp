@@ -73,65 +73,51 @@ LiveView::Index LiveView::remember(Kind kind, std::uint32_t arg, std::string nam
 }
 
 LiveView::Index LiveView::add_isr(std::uint32_t c) {
-  if (window_) {
-    window_->add_isr(c);
-  }
+  each_window([&](StatsCollector& w) { w.add_isr(c); });
   return remember(Kind::kIsr, c, {}, total_.add_isr(c));
 }
 LiveView::Index LiveView::add_marker(Index task) {
-  if (window_) {
-    window_->add_marker(task);
-  }
+  each_window([&](StatsCollector& w) { w.add_marker(task); });
   const Index i = remember(Kind::kMarker, task, {}, total_.add_marker(task));
   open_spans_.resize(std::max<std::size_t>(open_spans_.size(), i + 1u));
   return i;
 }
 LiveView::Index LiveView::add_value(Index task) {
-  if (window_) {
-    window_->add_value(task);
-  }
+  each_window([&](StatsCollector& w) { w.add_value(task); });
   const Index i = remember(Kind::kValue, task, {}, total_.add_value(task));
   value_plots_.resize(std::max<std::size_t>(value_plots_.size(), i + 1u));
   return i;
 }
 LiveView::Index LiveView::add_task() {
-  if (window_) {
-    window_->add_task();
-  }
+  each_window([&](StatsCollector& w) { w.add_task(); });
   const Index i = remember(Kind::kTask, 0, {}, total_.add_task());
   task_states_.resize(std::max<std::size_t>(task_states_.size(), i + 1u));
   task_has_state_.resize(task_states_.size());
   return i;
 }
 LiveView::Index LiveView::add_queue() {
-  if (window_) {
-    window_->add_queue();
-  }
+  each_window([&](StatsCollector& w) { w.add_queue(); });
   return remember(Kind::kQueue, 0, {}, total_.add_queue());
 }
 LiveView::Index LiveView::add_schema_span(std::string name) {
-  if (window_) {
-    window_->add_schema_span(name);
-  }
+  each_window([&](StatsCollector& w) { w.add_schema_span(name); });
   return remember(Kind::kSchemaSpan, 0, name, total_.add_schema_span(name));
 }
 LiveView::Index LiveView::add_schema_event(std::string name) {
-  if (window_) {
-    window_->add_schema_event(name);
-  }
+  each_window([&](StatsCollector& w) { w.add_schema_event(name); });
   return remember(Kind::kSchemaEvent, 0, name, total_.add_schema_event(name));
 }
 LiveView::Index LiveView::add_counter(std::string name) {
-  if (window_) {
-    window_->add_counter(name);
-  }
+  each_window([&](StatsCollector& w) { w.add_counter(name); });
   const Index i = remember(Kind::kCounter, 0, name, total_.add_counter(name));
   counter_plots_.resize(std::max<std::size_t>(counter_plots_.size(), i + 1u));
   return i;
 }
 
 // A new window's collector gets every thing again, in the same order, so its
-// indexes are the total's; tasks start in the state they are in.
+// indexes are the total's; tasks start in the state they are in. Things that
+// appear later go to the last complete window too (with no events there), so
+// that its indexes stay the total's as well and names reach it.
 void LiveView::start_window(std::uint64_t begin_ns) {
   window_ = std::make_unique<StatsCollector>(StatsOptions{});
   for (const Thing& t : things_[static_cast<std::size_t>(Kind::kIsr)]) {
@@ -202,8 +188,10 @@ void LiveView::timestamp(std::uint64_t ts_ns) {
     totals.last_ts_ns = window_end_;
     totals.cores = static_cast<std::uint32_t>(std::max<std::size_t>(cores_.size(), 1));
     window_->timestamp(window_end_);
-    last_window_ = window_->finish(totals);
-    last_window_events_ = window_events_;
+    // Kept as a collector, not as figures: names the recorder tells later
+    // (it tells them now and then) must reach the window shown too.
+    done_window_ = std::move(window_);
+    done_window_totals_ = totals;
     const std::uint64_t windows = (ts_ns - window_end_) / options_.window_ns;
     start_window(window_end_ + windows * options_.window_ns);
   }
@@ -406,22 +394,20 @@ void LiveView::name_isr(Index isr, std::string name) {
     return;  // an ISR named but never used: finish() adds it to stats only
   }
   set_name(things_[static_cast<std::size_t>(Kind::kIsr)], isr, name);
-  if (window_) {
-    window_->name_isr(isr, name);
-  }
+  each_window([&](StatsCollector& w) { w.name_isr(isr, name); });
   total_.name_isr(isr, std::move(name));
 }
 void LiveView::name_marker(Index marker, std::string name) {
   set_name(things_[static_cast<std::size_t>(Kind::kMarker)], marker, name);
-  if (window_ && marker < things_[static_cast<std::size_t>(Kind::kMarker)].size()) {
-    window_->name_marker(marker, name);
+  if (marker < things_[static_cast<std::size_t>(Kind::kMarker)].size()) {
+    each_window([&](StatsCollector& w) { w.name_marker(marker, name); });
   }
   total_.name_marker(marker, std::move(name));
 }
 void LiveView::name_value(Index v, std::string name) {
   set_name(things_[static_cast<std::size_t>(Kind::kValue)], v, name);
-  if (window_ && v < things_[static_cast<std::size_t>(Kind::kValue)].size()) {
-    window_->name_value(v, name);
+  if (v < things_[static_cast<std::size_t>(Kind::kValue)].size()) {
+    each_window([&](StatsCollector& w) { w.name_value(v, name); });
   }
   total_.name_value(v, std::move(name));
 }
@@ -431,8 +417,8 @@ void LiveView::name_task(Index task, std::string name, bool idle) {
   if (task < tasks.size()) {
     tasks[task].flag = idle;
   }
-  if (window_ && task < tasks.size()) {
-    window_->name_task(task, name, idle);
+  if (task < tasks.size()) {
+    each_window([&](StatsCollector& w) { w.name_task(task, name, idle); });
   }
   total_.name_task(task, std::move(name), idle);
 }
@@ -442,15 +428,15 @@ void LiveView::name_queue(Index queue, std::string name, bool mutex) {
   if (queue < queues.size()) {
     queues[queue].flag = mutex;
   }
-  if (window_ && queue < queues.size()) {
-    window_->name_queue(queue, name, mutex);
+  if (queue < queues.size()) {
+    each_window([&](StatsCollector& w) { w.name_queue(queue, name, mutex); });
   }
   total_.name_queue(queue, std::move(name), mutex);
 }
 void LiveView::name_counter(Index c, std::string name) {
   set_name(things_[static_cast<std::size_t>(Kind::kCounter)], c, name);
-  if (window_ && c < things_[static_cast<std::size_t>(Kind::kCounter)].size()) {
-    window_->name_counter(c, name);
+  if (c < things_[static_cast<std::size_t>(Kind::kCounter)].size()) {
+    each_window([&](StatsCollector& w) { w.name_counter(c, name); });
   }
   total_.name_counter(c, std::move(name));
 }
@@ -515,7 +501,7 @@ std::string LiveView::snapshot_json(const RecordingState& state) {
   totals.cores = state.cores;
   totals.diagnostics = state.diagnostics;
   j["total"] = stats_json(total_.snapshot(totals));
-  j["window"] = last_window_ ? stats_json(*last_window_) : nlohmann::json(nullptr);
+  j["window"] = done_window_ ? stats_json(done_window_->snapshot(done_window_totals_)) : nlohmann::json(nullptr);
   j["window_ns"] = options_.window_ns;
 
   const auto name_of = [&](Kind kind, Index i) -> std::string {

@@ -165,15 +165,26 @@ class LiveView final : public TraceObserver {
   Index remember(Kind kind, std::uint32_t arg, std::string name, Index index);
   void start_window(std::uint64_t begin_ns);
   CoreNow& core(std::uint32_t id);
+  // Names go to the window being collected and to the last complete one.
+  template <class F>
+  void each_window(F&& f) {
+    if (window_) {
+      f(*window_);
+    }
+    if (done_window_) {
+      f(*done_window_);
+    }
+  }
   void add_slice(const Slice& s);
   void add_point(std::vector<Plot>& plots, Index i, std::uint64_t ts_ns, double v);
 
   LiveViewOptions options_;
   StatsCollector total_{StatsOptions{}};
   std::unique_ptr<StatsCollector> window_;
-  std::optional<TraceStats> last_window_;
+  std::unique_ptr<StatsCollector> done_window_;  // the last complete window
+  TraceTotals done_window_totals_;
   std::uint64_t window_begin_ = 0, window_end_ = 0;
-  std::uint64_t window_events_ = 0, last_window_events_ = 0;
+  std::uint64_t window_events_ = 0;
   bool seen_ts_ = false;
   std::uint64_t first_ts_ = 0, last_ts_ = 0;
   std::uint64_t timed_events_ = 0;

@@ -21,21 +21,28 @@ namespace {
 
 using nlohmann::json;
 
+void name_things(TraceObserver& o) {
+  o.name_isr(0, "tick");
+  o.name_task(0, "worker", false);
+  o.name_marker(0, "work");
+  o.name_value(0, "level");
+}
+
 // One ISR at 1 kHz (10 us each), a task running between, a marker span and a
-// value, for `ms` milliseconds; told to both observers.
+// value, for `ms` milliseconds; told to both observers. Named at once unless
+// `named` is false (the recorder names things whenever it reports progress,
+// which may be after the whole capture has arrived).
 template <class... Observers>
-void feed(std::uint64_t ms, Observers&... obs) {
+void feed(std::uint64_t ms, bool named, Observers&... obs) {
   const auto each = [&](auto f) { (f(obs), ...); };
-  each([](TraceObserver& o) {
+  each([&](TraceObserver& o) {
     o.add_isr(0);
     o.add_task();
     o.add_marker(TraceObserver::kNone);
     o.add_value(TraceObserver::kNone);
-    // Named at once, as the recorder's progress calls name them while recording.
-    o.name_isr(0, "tick");
-    o.name_task(0, "worker", false);
-    o.name_marker(0, "work");
-    o.name_value(0, "level");
+    if (named) {
+      name_things(o);
+    }
   });
   for (std::uint64_t i = 0; i < ms; ++i) {
     const std::uint64_t t = 1'000'000 + i * 1'000'000;
@@ -78,7 +85,7 @@ RecordingState state_for(std::uint64_t events, std::uint64_t first, std::uint64_
 TEST(LiveView, FiguresSinceStartAreStatsCollectors) {
   LiveView view;
   StatsCollector stats{StatsOptions{}};
-  feed(600, view, stats);
+  feed(600, true, view, stats);
   const std::uint64_t last = 1'000'000 + 599 * 1'000'000 + 600'000;
   const json snap = json::parse(view.snapshot_json(state_for(3600, 1'000'000, last)));
   TraceTotals totals;
@@ -98,7 +105,7 @@ TEST(LiveView, FiguresSinceStartAreStatsCollectors) {
 
 TEST(LiveView, WindowHasTheLastCompleteWindowsFigures) {
   LiveView view;  // 250 ms windows
-  feed(600, view);
+  feed(600, true, view);
   const json snap = json::parse(view.snapshot_json(state_for(3600, 1'000'000, 601'000'000)));
   ASSERT_FALSE(snap["window"].is_null());
   const json w = figures_of(snap["window"]);
@@ -109,6 +116,23 @@ TEST(LiveView, WindowHasTheLastCompleteWindowsFigures) {
   EXPECT_EQ(snap["window_ns"], 250'000'000);
 }
 
+TEST(LiveView, WindowTakesNamesToldAfterItEnded) {
+  LiveView view;
+  feed(600, false, view);  // two windows complete before any name is known
+  name_things(view);
+  // A marker first seen after the last complete window, named at once.
+  const TraceObserver::Index late = view.add_marker(TraceObserver::kNone);
+  view.name_marker(late, "late");
+  const json snap = json::parse(view.snapshot_json(state_for(3600, 1'000'000, 601'000'000)));
+  ASSERT_FALSE(snap["window"].is_null());
+  const json w = figures_of(snap["window"]);
+  ASSERT_TRUE(w.contains("isr.tick.rate")) << w.dump();
+  EXPECT_NEAR(w["isr.tick.rate"].get<double>(), 1000.0, 1e-6);
+  EXPECT_EQ(w["marker.work.count"], 250);
+  EXPECT_NEAR(w["task.worker.cpu"].get<double>(), 60.0, 0.5);
+  EXPECT_EQ(w["marker.late.count"], 0);
+}
+
 TEST(LiveView, NowTimelineAndPlotsAreBounded) {
   LiveViewOptions options;
   options.max_slices = 64;
@@ -116,7 +140,7 @@ TEST(LiveView, NowTimelineAndPlotsAreBounded) {
   options.plot_points = 10;
   options.recent_events = 5;
   LiveView view{options};
-  feed(5000, view);
+  feed(5000, true, view);
   for (int i = 0; i < 20; ++i) {
     view.event("isr_enter", 0);
   }
