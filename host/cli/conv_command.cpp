@@ -43,7 +43,8 @@ VcdSideFiles vcd_side_files(const std::string& vcd) {
   return {vcd + ".filter", vcd + ".tasks.filter", vcd + ".isrs.filter", vcd + ".gtkw"};
 }
 
-// The same, absolute, as the save file names them (GTKWave may be started elsewhere).
+// The same, absolute, as the save file names them (GTKWave may be started
+// elsewhere); with its own path, so that a moved folder still opens.
 VcdWriter::SaveFilePaths save_file_paths(const std::string& vcd, const VcdSideFiles& side) {
   if (side.save.empty()) {
     return {};
@@ -51,7 +52,7 @@ VcdWriter::SaveFilePaths save_file_paths(const std::string& vcd, const VcdSideFi
   const auto absolute = [](const std::string& path) {
     return std::filesystem::absolute(path).lexically_normal().string();
   };
-  return {absolute(vcd), absolute(side.names), absolute(side.tasks), absolute(side.isrs)};
+  return {absolute(vcd), absolute(side.names), absolute(side.tasks), absolute(side.isrs), absolute(side.save)};
 }
 
 // The VCD writer's spool goes beside the VCD (a big trace then needs room

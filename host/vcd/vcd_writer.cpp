@@ -276,8 +276,11 @@ std::string VcdWriter::save_file(const SaveFilePaths& paths) const {
   // that follow (0x28 binary, 0x24 decimal, 0x2000 translated by the file
   // filter `^<n> <file>` names, 0x40000 real), `-<text>` with 0x800200 and
   // 0x1000200 begins and ends a group.
-  std::string text = "[*] tband: GTKWave save file for " + paths.vcd + "\n[dumpfile] \"" + paths.vcd +
-                     "\"\n[timestart] 0\n";
+  std::string text = "[*] tband: GTKWave save file for " + paths.vcd + "\n[dumpfile] \"" + paths.vcd + "\"\n";
+  if (!paths.save.empty()) {
+    text += "[savefile] \"" + paths.save + "\"\n";
+  }
+  text += "[timestart] 0\n";
   for (int rank = 0; rank < 3; ++rank) {
     for (std::size_t g = 0; g < groups_.size(); ++g) {
       if (groups_[g].rank != rank) {

@@ -65,6 +65,9 @@ class VcdWriter final : public PlainSink {
   /// The files a GTKWave save file names (absolute paths, best).
   struct SaveFilePaths {
     std::string vcd, names_filter, task_filter, isr_filter;
+    // The save file's own path: GTKWave finds the others relative to it when
+    // the folder has moved since (another machine, a renamed directory).
+    std::string save;
   };
   /// A GTKWave save file (.gtkw) that opens the VCD with every declared
   /// signal, a group per scope (cores first), the filters attached. After finish().

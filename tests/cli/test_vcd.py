@@ -301,9 +301,9 @@ class Vcd(CliTestCase):
         expected = self.check(vcd, doc)
         self.assertTrue(any(p.startswith("Diagnostics") for p in expected), sorted(expected))
 
-    @unittest.skipUnless(shutil.which("xvfb-run"), "needs xvfb-run to start GTKWave (scripts/setup.sh)")
-    def test_gtkwave_opens_the_save_file_with_task_names(self):
-        vcd, _doc = self.convert(self.trace("freertos"))
+    def open_in_gtkwave(self, vcd):
+        """Opens VCD's save file in GTKWave at a task switch in the middle of
+        the FreeRTOS scenario; checks what it shows."""
         switches = [(e["ts_ns"], e["fields"]["task_id"]) for e in self.dump() if e["event"] == "task_switched_in"]
         (t0, task), (t1, _) = switches[len(switches) // 2:len(switches) // 2 + 2]
         script = self.tmp / "show.tcl"
@@ -312,16 +312,32 @@ for {{set i 0}} {{$i < [gtkwave::getTotalNumTraces]}} {{incr i}} {{
   puts "TRACE [gtkwave::getTraceNameFromIndex $i]=[gtkwave::getTraceValueAtMarkerFromIndex $i]"
 }}
 puts "SIGNALS [gtkwave::getDisplayedSignals]"
+puts "DUMPFILE [gtkwave::getDumpFileName]"
 gtkwave::/File/Quit
 """)
         proc = subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", str(script), f"{vcd}.gtkw"], capture_output=True,
                               text=True, timeout=120)
+        self.assertIn(f"DUMPFILE {vcd}\n", proc.stdout, proc.stdout + proc.stderr)
         shown = dict(line[6:].split("=", 1) for line in proc.stdout.splitlines() if line.startswith("TRACE "))
         # The task id shown by its name through the .tasks.filter the save file attaches.
         self.assertEqual(shown.get("Running_task_id"), self.id_names(f"{vcd}.tasks.filter")[task], proc.stdout)
         signals = next(line for line in proc.stdout.splitlines() if line.startswith("SIGNALS ")).split()[1:]
         listed = [line for line in Path(f"{vcd}.gtkw").read_text().splitlines() if line.startswith("tband.")]
         self.assertEqual(signals, listed)
+
+    @unittest.skipUnless(shutil.which("xvfb-run"), "needs xvfb-run to start GTKWave (scripts/setup.sh)")
+    def test_gtkwave_opens_the_save_file_with_task_names(self):
+        vcd, _doc = self.convert(self.trace("freertos"))
+        self.open_in_gtkwave(vcd)
+
+    @unittest.skipUnless(shutil.which("xvfb-run"), "needs xvfb-run to start GTKWave (scripts/setup.sh)")
+    def test_gtkwave_opens_the_save_file_of_a_moved_folder(self):
+        # A colleague gets the folder, or it is renamed: the save file's
+        # absolute paths are gone, GTKWave finds the files beside it.
+        (self.tmp / "made").mkdir()
+        vcd, _doc = self.convert(self.trace("freertos"), name="made/t")
+        (self.tmp / "made").rename(self.tmp / "moved")
+        self.open_in_gtkwave(self.tmp / "moved" / "t.vcd")
 
     # ---- outputs ---------------------------------------------------------------------
 

@@ -260,8 +260,11 @@ TEST_F(VcdWriterTest, SaveFileShowsEverySignalGroupedWithItsFilter) {
   w.counter(3, fill, 2);
   w.counter_double(3, temp, 2.5);
   const Vcd vcd = finish();
-  const std::string save = w.save_file({"/d/t.vcd", "/d/t.vcd.filter", "/d/t.vcd.tasks.filter", "/d/t.vcd.isrs.filter"});
-  EXPECT_TRUE(save.starts_with("[*] tband: GTKWave save file for /d/t.vcd\n[dumpfile] \"/d/t.vcd\"\n")) << save;
+  const std::string save =
+      w.save_file({"/d/t.vcd", "/d/t.vcd.filter", "/d/t.vcd.tasks.filter", "/d/t.vcd.isrs.filter", "/d/t.vcd.gtkw"});
+  EXPECT_TRUE(save.starts_with("[*] tband: GTKWave save file for /d/t.vcd\n[dumpfile] \"/d/t.vcd\"\n"
+                               "[savefile] \"/d/t.vcd.gtkw\"\n[timestart] 0\n"))
+      << save;
   // Every signal once, in groups: cores, then global tracks, then tasks.
   std::vector<std::string> listed, groups;
   std::istringstream lines(save);
