@@ -73,7 +73,11 @@ struct EventCounts {
 class InputDumper {
  public:
   InputDumper(const DumpOptions& options, const InputSpec& input, BufferedOutput& out, bool several)
-      : options_(options), input_(input), out_(out), several_(several) {}
+      : options_(options),
+        input_(input),
+        out_(out),
+        several_(several),
+        ns_per_ts_(options.assumed_ns_per_ts != 0 ? options.assumed_ns_per_ts : 1) {}
 
   DumpInputResult run(nlohmann::json* stats_json);
 
@@ -86,7 +90,7 @@ class InputDumper {
   const InputSpec& input_;
   BufferedOutput& out_;
   bool several_;
-  std::uint64_t ns_per_ts_ = 1;
+  std::uint64_t ns_per_ts_;
   EventCounts counts_;
   std::string line_;
 };

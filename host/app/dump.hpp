@@ -23,6 +23,8 @@ struct DumpOptions {
   /// Decodes what the binary was not compiled with (may be null); reset
   /// between inputs.
   SchemaSet* schemas = nullptr;
+  /// Nanoseconds per tick until an input says (InterpreterOptions'); 0: 1.
+  std::uint64_t assumed_ns_per_ts = 0;
 };
 
 struct DumpInputResult {

@@ -9,6 +9,7 @@
 
 #include "app/trace_analysis.hpp"
 #include "cli/allow_option.hpp"
+#include "cli/ts_resolution_option.hpp"
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
 #include "common/output_file.hpp"
@@ -38,6 +39,7 @@ void add_input_options(CLI::App& cmd, TraceInputOptions& in) {
   cmd.add_flag("--no-progress", in.no_progress, "No progress bar, even on a terminal");
   cmd.add_option("--threads", in.threads, kThreadsHelp)->check(CLI::IsMember({"auto", "1", "2"}))->capture_default_str();
   cmd.add_option("--schema", in.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
+  add_ts_resolution_option(cmd, in.ts_resolution_ns);
   cmd.add_option("--threadx-clock-hz", in.threadx_clock_hz, kThreadxClockHelp)
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000'000}))
       ->type_name("HZ");
@@ -70,6 +72,7 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
     conversion.format = in.format;
     conversion.interpreter.mode = in.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
     conversion.interpreter.core_count = in.core_count;
+    conversion.interpreter.assumed_ns_per_ts = in.ts_resolution_ns;
     conversion.threads = parse_threads(in.threads);
     conversion.threadx_clock_hz = threadx_clock(in.threadx_clock_hz);
     check_inputs(conversion.inputs, in.core_count);

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/allow_option.hpp"
+#include "cli/ts_resolution_option.hpp"
 #include "cli/analysis_commands.hpp"
 #include "cli/command_suggestion.hpp"
 #include "cli/commands.hpp"
@@ -112,6 +113,7 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "1", "2"}))
       ->capture_default_str();
   conv_cmd->add_option("--schema", conv.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
+  add_ts_resolution_option(*conv_cmd, conv.ts_resolution_ns);
   conv_cmd->add_option("--threadx-clock-hz", conv.threadx_clock_hz, kThreadxClockHelp)
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000'000}))
       ->type_name("HZ");
@@ -139,6 +141,7 @@ int run(int argc, char** argv) {
   dump_cmd->add_flag("--strict", dump.strict,
                      "Exit with code 1 on any undecodable frame, unknown event id or schema mismatch (for CI)");
   dump_cmd->add_option("--schema", dump.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
+  add_ts_resolution_option(*dump_cmd, dump.ts_resolution_ns);
 
   ServeCmdOptions serve;
   CLI::App* serve_cmd = app.add_subcommand(

@@ -46,6 +46,7 @@ struct ConvOptions {
   std::vector<std::string> schemas;  // --schema: descriptors or YAML files/folders
   std::string threads = "auto";      // --threads: auto, 1 or 2
   std::uint64_t threadx_clock_hz = 0;  // --threadx-clock-hz; 0: not given
+  std::uint64_t ts_resolution_ns = 0;  // --ts-resolution-ns; 0: not given
 };
 
 struct DumpCmdOptions {
@@ -56,6 +57,7 @@ struct DumpCmdOptions {
   bool stats = false;
   bool strict = false;
   std::vector<std::string> schemas;
+  std::uint64_t ts_resolution_ns = 0;  // --ts-resolution-ns; 0: not given
 };
 
 struct ServeCmdOptions {

@@ -131,6 +131,7 @@ int run_conv(const ConvOptions& options, const GlobalOptions& global) {
     conversion.format = options.format;
     conversion.interpreter.mode = options.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
     conversion.interpreter.core_count = options.core_count;
+    conversion.interpreter.assumed_ns_per_ts = options.ts_resolution_ns;
     conversion.threads = parse_threads(options.threads);
     conversion.threadx_clock_hz = threadx_clock(options.threadx_clock_hz);
     check_inputs(conversion.inputs, options.core_count);

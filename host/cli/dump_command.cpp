@@ -29,6 +29,7 @@ int run_dump(const DumpCmdOptions& options, const GlobalOptions& global) {
     return kExitUsage;
   }
   dump.schemas = schemas.get();
+  dump.assumed_ns_per_ts = options.ts_resolution_ns;
   dump.format = options.format;
   if (options.stats) {
     dump.style = options.json ? DumpStyle::kStatsJson : DumpStyle::kStats;

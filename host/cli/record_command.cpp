@@ -12,6 +12,7 @@
 #include "app/conversion.hpp"
 #include "ctl/protocol.hpp"
 #include "cli/schema_options.hpp"
+#include "cli/ts_resolution_option.hpp"
 #include "cli/view_hookup.hpp"
 #include "record/recorder.hpp"
 #include "record/recording_file.hpp"
@@ -180,6 +181,7 @@ int convert_recording(const RecordCmdOptions& options, const std::vector<record:
                       const record::RecordingResult& recorded, SchemaSet* schemas) {
   ConversionOptions conversion;
   conversion.interpreter.mode = options.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
+  conversion.interpreter.assumed_ns_per_ts = options.ts_resolution_ns;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     InputSpec in;
     in.path = recorded.parts[i].front();
@@ -269,6 +271,7 @@ void RecordCommand::add_to(CLI::App& app) {
   cmd_->add_option("-m,--mode", options_.mode, "How to interpret the trace: bare-metal or freertos")
       ->transform(CLI::IsMember({"bare-metal", "freertos", "free-rtos"}))
       ->capture_default_str();
+  add_ts_resolution_option(*cmd_, options_.ts_resolution_ns);
   cmd_->add_option("--pftrace", options_.pftrace, "When the recording ends, convert it to this Perfetto trace")
       ->type_name("FILE");
   cmd_->add_option("--json", options_.json, "When the recording ends, convert it to Chrome trace-event JSON here")
@@ -341,6 +344,7 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
     return kExitUsage;
   }
   recorder.mode = o.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
+  recorder.assumed_ns_per_ts = o.ts_resolution_ns;
   recorder.reconnect = o.reconnect;
   recorder.status = o.quiet ? record::StatusMode::kQuiet : record::StatusMode::kAuto;
 

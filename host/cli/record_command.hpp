@@ -29,6 +29,7 @@ struct RecordCmdOptions {
   bool quiet = false;
   std::string status_interval = "10s";
   std::string mode = "freertos";
+  std::uint64_t ts_resolution_ns = 0;  // --ts-resolution-ns; 0: not given
   std::string pftrace;
   std::string json;
   std::vector<std::string> schemas;

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/ts_resolution_option.hpp"
 #include "cli/view_hookup.hpp"
 #include "record/recorder.hpp"
 #include "record/source.hpp"
@@ -24,6 +25,7 @@ void add_serve_live_options(CLI::App& serve, ServeLiveOptions& options) {
   serve.add_option("-m,--mode", options.mode, "With --live: how to interpret the trace, bare-metal or freertos")
       ->transform(CLI::IsMember({"bare-metal", "freertos", "free-rtos"}))
       ->capture_default_str();
+  add_ts_resolution_option(serve, options.ts_resolution_ns);
 }
 
 bool serve_live_wanted(const ServeLiveOptions& options) {
@@ -44,6 +46,7 @@ int serve_live(const std::string& file, const ServeLiveOptions& options) {
   }
   recorder.write_files = false;
   recorder.mode = options.mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
+  recorder.assumed_ns_per_ts = options.ts_resolution_ns;
   int code = kExitOk;
   const std::unique_ptr<ViewHookup> view = start_view(options.view_at, "follow", "tband serve", code);
   if (!view) {

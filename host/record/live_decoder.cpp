@@ -17,10 +17,10 @@ std::uint32_t core_count(const std::vector<SourceSpec>& sources) {
 }  // namespace
 
 LiveDecoder::LiveDecoder(const std::vector<SourceSpec>& sources, TraceMode mode, SchemaSet* schemas,
-                         TraceObserver* observer)
+                         TraceObserver* observer, std::uint64_t assumed_ns_per_ts)
     : schemas_(schemas),
       cores_(core_count(sources)),
-      interpreter_(timeline_, diagnostics_, InterpreterOptions{mode, cores_, observer}) {
+      interpreter_(timeline_, diagnostics_, InterpreterOptions{mode, cores_, observer, assumed_ns_per_ts}) {
   for (std::size_t i = 0; i < sources.size(); ++i) {
     streams_.push_back(
         std::make_unique<EventStream>(sources[i].core.value_or(0), static_cast<std::uint32_t>(i), schemas));

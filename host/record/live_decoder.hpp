@@ -26,8 +26,9 @@ class LiveDecoder {
  public:
   /// `schemas` (may be null) must outlive the decoder; so must `observer`
   /// (may be null), told of the model's events as `tband stats` is.
+  /// `assumed_ns_per_ts`: InterpreterOptions' (--ts-resolution-ns).
   LiveDecoder(const std::vector<SourceSpec>& sources, TraceMode mode, SchemaSet* schemas,
-              TraceObserver* observer = nullptr);
+              TraceObserver* observer = nullptr, std::uint64_t assumed_ns_per_ts = 0);
 
   /// Bytes of source `index`, in the order they arrived.
   void push(std::size_t index, std::span<const std::uint8_t> bytes);

@@ -97,7 +97,7 @@ class Recorder {
  public:
   explicit Recorder(const RecorderOptions& options)
       : options_(options),
-        decoder_(options.sources, options.mode, options.schemas, options.observer),
+        decoder_(options.sources, options.mode, options.schemas, options.observer, options.assumed_ns_per_ts),
         status_(options.status, options.status_interval),
         buffer_(std::make_unique<std::uint8_t[]>(kReadSize)) {
     if (options.on_event) {

@@ -50,6 +50,7 @@ struct RecorderOptions {
   std::chrono::milliseconds connect_timeout{10000};
   bool reconnect = false;
   TraceMode mode = TraceMode::kFreeRtos;
+  std::uint64_t assumed_ns_per_ts = 0;  // --ts-resolution-ns (InterpreterOptions'); 0: not given
   SchemaSet* schemas = nullptr;  // may be null
   StatusMode status = StatusMode::kAuto;
   std::chrono::milliseconds status_interval{10000};  // plain lines when not on a terminal

@@ -18,6 +18,9 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
       markers_(timeline, observer_),
       tasks_(timeline, observer_, "task"),
       syncs_(timeline, observer_) {
+  if (options_.assumed_ns_per_ts != 0) {
+    ns_per_ts_ = options_.assumed_ns_per_ts;
+  }
   for (const EventInfo& info : all_event_infos()) {
     event_name_ids_.push_back(names_.intern(info.name));
     auto& fields = field_name_ids_.emplace_back();
@@ -214,11 +217,17 @@ void TraceInterpreter::on_link_fault(const DecodeError& error, const std::string
 }
 
 void TraceInterpreter::finish() {
-  if (events_before_resolution_) {
+  // Without the trace's resolution, the one given (--ts-resolution-ns) is no
+  // assumption to warn about; one that differs from the trace's is.
+  if (events_before_resolution_ && (have_resolution_ || options_.assumed_ns_per_ts == 0)) {
+    const std::string assumed = options_.assumed_ns_per_ts != 0
+                                    ? std::to_string(options_.assumed_ns_per_ts) + " ns per tick (--ts-resolution-ns)"
+                                    : std::string{"1 ns per tick"};
     diagnose(DiagnosticKind::kNoTimestampResolution, std::nullopt,
              have_resolution_ ? "ts_resolution_ns (" + std::to_string(ns_per_ts_) +
-                                    " ns per tick) arrived after the first events; those assume 1 ns per tick"
-                              : "the trace has no ts_resolution_ns event; assumed 1 ns per tick");
+                                    " ns per tick) arrived after the first events; those assume " + assumed
+                              : "the trace has no ts_resolution_ns event; assumed 1 ns per tick (give "
+                                "--ts-resolution-ns if the target's clock is known)");
   }
   if (freertos_in_bare_metal_ != 0) {
     diagnose(DiagnosticKind::kWrongMode, std::nullopt,

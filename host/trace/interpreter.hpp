@@ -49,6 +49,10 @@ struct InterpreterOptions {
   std::uint32_t core_count = 1;
   /// Also told what the model sees (statistics for tband stats/check/report); nullptr: nobody.
   TraceObserver* observer = nullptr;
+  /// Nanoseconds per tick until the trace says (its ts_resolution_ns event,
+  /// which wins): for a trace without one, e.g. a recording that began after
+  /// the target's start. 0: 1 ns per tick, with a diagnostic.
+  std::uint64_t assumed_ns_per_ts = 0;
 };
 
 /// Where an event came from, for diagnostics.
