@@ -291,6 +291,7 @@ onmessage = async (event) => {
     schemas: job.descriptor ? [job.descriptor.name] : [],
     mode: job.mode,
     format: job.format,
+    ts_resolution_ns: job.ts_resolution_ns || 0,  // 0: the trace's own (or 1 ns, with a warning)
     perfetto: 'js:pftrace',  // streamed to tbandOutput, not kept in the converter's file system
     json: job.json ? 'js:json' : '',
     stats: job.stats,

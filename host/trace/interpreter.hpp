@@ -53,6 +53,9 @@ struct InterpreterOptions {
   /// which wins): for a trace without one, e.g. a recording that began after
   /// the target's start. 0: 1 ns per tick, with a diagnostic.
   std::uint64_t assumed_ns_per_ts = 0;
+  /// Its largest value, an hour per tick: beyond that, times of a few ticks
+  /// would leave the 64-bit nanosecond range the outputs use.
+  static constexpr std::uint64_t kMaxAssumedNsPerTs = 3'600'000'000'000;
 };
 
 /// Where an event came from, for diagnostics.

@@ -124,6 +124,14 @@ nlohmann::json convert_request(const nlohmann::json& request) {
     }
     conversion.interpreter.mode = mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
     conversion.interpreter.core_count = request.value("core_count", cores);
+    // As the CLI's --ts-resolution-ns (cli/ts_resolution_option.cpp): 0 or absent is not given.
+    if (const auto tick = request.find("ts_resolution_ns"); tick != request.end()) {
+      if (!tick->is_number_unsigned() || tick->get<std::uint64_t>() > InterpreterOptions::kMaxAssumedNsPerTs) {
+        throw UsageError("--ts-resolution-ns " + tick->dump() + ": give a whole number of nanoseconds from 1 to " +
+                         std::to_string(InterpreterOptions::kMaxAssumedNsPerTs));
+      }
+      conversion.interpreter.assumed_ns_per_ts = tick->get<std::uint64_t>();
+    }
     conversion.threads = ConversionThreads::kOne;
     check_inputs(conversion.inputs, conversion.interpreter.core_count);
   } catch (const std::invalid_argument& e) {
@@ -201,7 +209,7 @@ nlohmann::json convert_request(const nlohmann::json& request) {
 }  // namespace tband::web
 
 /// Converts as `request_json` says ({"inputs": ["file@core", ...], "schemas":
-/// [...], "mode", "format", "core_count", "perfetto": path, "json": path,
+/// [...], "mode", "format", "core_count", "ts_resolution_ns", "perfetto": path, "json": path,
 /// "stats": false to skip the statistics});
 /// returns the summary as JSON text, valid until the next call.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* tband_web_convert(const char* request_json) {

@@ -145,6 +145,11 @@ async function runJob(job, {send, evaluate, setFiles, browserPid}) {
   await evaluate("{const d = document.getElementById('descriptor'); d.value = ''; d.dispatchEvent(new Event('change'));}");
   if (job.descriptor) await setFiles('#descriptor', [job.descriptor]);
   await setFiles('#files', job.files);
+  // The job's settings (element id -> value), the others as the page starts.
+  const settings = {mode: 'freertos', format: 'auto', tick: '', ...(job.settings || {})};
+  for (const [id, value] of Object.entries(settings)) {
+    await evaluate(`document.getElementById(${JSON.stringify(id)}).value = ${JSON.stringify(value)}`);
+  }
   const downloadsBefore = new Set(fs.readdirSync(downloadDir));
   const started = Date.now();
   await evaluate("document.getElementById('convert').click()", true);

@@ -1,6 +1,6 @@
 // Runs the WebAssembly converter under Node as `tband conv` would run:
 //   node tband_node.js WEBDIR [--json OUT] [-o OUT.pftrace] [--schema D.json]
-//        [--mode freertos|bare-metal] [--format F] [--core-count N] [--time] [--no-stats]
+//        [--mode freertos|bare-metal] [--format F] [--core-count N] [--ts-resolution-ns NS] [--time] [--no-stats]
 //        [--fs-output] [--warm-up N] INPUT[@CORE]...
 // Inputs are copied into the converter's file system under their base names
 // (the working directory is /in), so messages name them as the CLI run from
@@ -28,6 +28,7 @@ async function main() {
     else if (a === '--mode') request.mode = args.shift();
     else if (a === '--format') request.format = args.shift();
     else if (a === '--core-count') request.core_count = Number(args.shift());
+    else if (a === '--ts-resolution-ns') request.ts_resolution_ns = Number(args.shift());
     else if (a === '--time') timed = true;
     else if (a === '--no-stats') request.stats = false;
     else if (a === '--fs-output') viaFs = true;

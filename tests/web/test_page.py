@@ -112,6 +112,8 @@ class WebPageInChromium(unittest.TestCase):
             f.truncate(1 << 30)  # 1 GiB, sparse
         (tmp / "package.json").write_text('{"name": "not a descriptor"}')
         shutil.copy(VECTORS / "demo_qemu_uart.bin", tmp / "demo.bin")
+        # Recorded after the target started: the reference trace without its 4-byte ts_resolution_ns frame.
+        (tmp / "joined_late.bin").write_bytes((VECTORS / "reference_baremetal.bin").read_bytes()[4:])
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         cls.jobs = {
             "empty": {"files": [tmp / "empty.bin"], "screenshot": "web-empty.png"},
@@ -119,12 +121,15 @@ class WebPageInChromium(unittest.TestCase):
             "big": {"files": [tmp / "big.bin"], "screenshot": "web-big.png"},
             "not_a_descriptor": {"files": [tmp / "demo.bin"], "descriptor": tmp / "package.json",
                                  "screenshot": "web-not-a-descriptor.png"},
+            "tick_given": {"files": [tmp / "joined_late.bin"], "settings": {"mode": "bare-metal", "tick": "1000"},
+                           "screenshot": "web-tick-given.png"},
             # Last: the tab that answered the bad files still converts.
             "demo": {"files": [VECTORS / "demo_qemu_uart.bin"], "perfetto": True, "screenshot": "web-converter.png"},
         }
         ui = f"http://127.0.0.1:{cls.ui.server_address[1]}"
         spec = [{"files": list(map(str, job["files"])), "screenshot": str(ARTIFACTS / job["screenshot"]),
                  **({"descriptor": str(job["descriptor"])} if "descriptor" in job else {}),
+                 **({"settings": job["settings"]} if "settings" in job else {}),
                  **({"perfetto": True, "perfetto_received_url": f"{ui}/received-yet"} if job.get("perfetto") else {})}
                 for job in cls.jobs.values()]
         (tmp / "jobs.json").write_text(json.dumps(spec))
@@ -191,6 +196,19 @@ class WebPageInChromium(unittest.TestCase):
         path, body = self.ui_handler.received
         self.assertIn("file=demo_qemu_uart.pftrace", path)
         self.assertEqual(body, native.read_bytes())
+
+    def test_the_tick_length_given_on_the_page(self):
+        # Mode and tick length set on the page reach the converter: the CLI's bytes with the same options.
+        native = self.tmp / "tick.pftrace"
+        proc = run(["conv", "--mode", "bare-metal", "--ts-resolution-ns", "1000", str(self.tmp / "joined_late.bin"),
+                    "-o", str(native)])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertNotIn("warning", proc.stderr)
+        page = self.page("tick_given")
+        self.assertEqual(page["state"], "done", page)
+        self.assertEqual(page["summary"]["duration"], "0.040 ms")  # 40 ticks of 1 us
+        self.assertEqual(page["diagnostic_kinds"], [])
+        self.assertEqual((self.downloads / "joined_late.pftrace").read_bytes(), native.read_bytes())
 
     def test_the_page_took_the_warm_up_message(self):
         # The worker starts with the page and warms the converter up until the first job comes

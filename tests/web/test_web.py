@@ -144,6 +144,17 @@ class WebSameOutput(WebCase):
         self.assertIn("decode_error", kinds)
         self.assertIn("byte", kinds["decode_error"]["first"][0])
 
+    def test_a_trace_without_its_resolution_and_the_tick_given(self):
+        # Recorded after the target started: the reference trace without its ts_resolution_ns frame (4 bytes).
+        path = self.tmp / "joined_late.bin"
+        path.write_bytes((VECTORS / "reference_baremetal.bin").read_bytes()[4:])
+        native, summary = self.assertSame([str(path)], "--mode", "bare-metal", "--ts-resolution-ns", "1000")
+        self.assertEqual(summary["diagnostics"], [])
+        self.assertEqual(summary["stats"]["figures"]["duration"], 40_000)  # 40 ticks of 1 us
+        # Without it: 1 ns per tick, and the same warning as the CLI's.
+        _, summary = self.assertSame([str(path)], "--mode", "bare-metal")
+        self.assertEqual([d["id"] for d in summary["diagnostics"]], ["no_timestamp_resolution"])
+
     def test_stats_are_those_of_stats_json(self):
         trace = VECTORS / "demo_qemu_uart.bin"
         native = run(["stats", "--json", str(trace)])
@@ -173,6 +184,13 @@ class WebSameErrors(WebCase):
         self.assertEqual(summary["exit_code"], 3)
         self.assertEqual(summary["error"], "demo.bin.gz: compressed input (gzip): this build cannot decompress it, "
                                            "decompress it first")
+
+    def test_a_tick_out_of_range_is_a_usage_error(self):
+        trace = str(VECTORS / "reference_baremetal.bin")
+        for bad in ("3600000000001", "-5", "1.5"):
+            _, summary, _, _ = self.both([trace], "--ts-resolution-ns", bad)
+            self.assertEqual(summary["exit_code"], 2, summary)
+            self.assertIn("--ts-resolution-ns", summary["error"])
 
     def test_same_core_twice_is_a_usage_error(self):
         trace = str(VECTORS / "demo_qemu_uart.bin")
