@@ -169,6 +169,19 @@ void LiveView::start_window(std::uint64_t begin_ns) {
   window_events_ = 0;
 }
 
+// Kept as a collector, not as figures: names the recorder tells later (it
+// tells them now and then) must reach the window shown too.
+void LiveView::close_window() {
+  TraceTotals totals;
+  totals.events = window_events_;
+  totals.first_ts_ns = window_begin_;
+  totals.last_ts_ns = window_end_;
+  totals.cores = static_cast<std::uint32_t>(std::max<std::size_t>(cores_.size(), 1));
+  window_->timestamp(window_end_);
+  done_window_ = std::move(window_);
+  done_window_totals_ = totals;
+}
+
 // ---- LiveView: events -----------------------------------------------------------
 
 void LiveView::timestamp(std::uint64_t ts_ns) {
@@ -180,20 +193,17 @@ void LiveView::timestamp(std::uint64_t ts_ns) {
     start_window(ts_ns);
   }
   if (ts_ns >= window_end_) {
-    // The window is complete: its figures are kept, a new one starts where
-    // it ended (or at the window this event is in, after a long gap).
-    TraceTotals totals;
-    totals.events = window_events_;
-    totals.first_ts_ns = window_begin_;
-    totals.last_ts_ns = window_end_;
-    totals.cores = static_cast<std::uint32_t>(std::max<std::size_t>(cores_.size(), 1));
-    window_->timestamp(window_end_);
-    // Kept as a collector, not as figures: names the recorder tells later
-    // (it tells them now and then) must reach the window shown too.
-    done_window_ = std::move(window_);
-    done_window_totals_ = totals;
-    const std::uint64_t windows = (ts_ns - window_end_) / options_.window_ns;
-    start_window(window_end_ + windows * options_.window_ns);
+    // The window is complete; a new one starts where it ended, or at the
+    // window this event is in after a gap. Then the last complete window is
+    // the empty one before it: the page shows that nothing came.
+    const std::uint64_t end = window_end_;
+    const std::uint64_t empty = (ts_ns - end) / options_.window_ns;
+    close_window();
+    if (empty != 0) {
+      start_window(end + (empty - 1) * options_.window_ns);
+      close_window();
+    }
+    start_window(end + empty * options_.window_ns);
   }
   window_->timestamp(ts_ns);
   ++window_events_;

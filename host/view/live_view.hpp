@@ -164,6 +164,7 @@ class LiveView final : public TraceObserver {
 
   Index remember(Kind kind, std::uint32_t arg, std::string name, Index index);
   void start_window(std::uint64_t begin_ns);
+  void close_window();  // the open window becomes the last complete one
   CoreNow& core(std::uint32_t id);
   // Names go to the window being collected and to the last complete one.
   template <class F>

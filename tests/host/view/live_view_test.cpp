@@ -133,6 +133,19 @@ TEST(LiveView, WindowTakesNamesToldAfterItEnded) {
   EXPECT_EQ(w["marker.late.count"], 0);
 }
 
+TEST(LiveView, AfterAGapTheWindowShownIsTheEmptyOneBeforeNow) {
+  LiveView view;
+  feed(300, true, view);  // up to 300.6 ms
+  view.timestamp(2'000'000'000);  // silent since: windows [501, 1751) ms held nothing
+  const json snap = json::parse(view.snapshot_json(state_for(1801, 1'000'000, 2'000'000'000)));
+  const json w = figures_of(snap["window"]);
+  EXPECT_EQ(w["isr.tick.count"], 0) << w.dump();
+  EXPECT_EQ(w["isr.tick.rate"], 0);
+  EXPECT_EQ(w["events"], 0);
+  EXPECT_EQ(w["duration"], 250'000'000);
+  EXPECT_EQ(w["task.worker.blocked"], 250'000'000) << w.dump();  // blocked all along
+}
+
 TEST(LiveView, NowTimelineAndPlotsAreBounded) {
   LiveViewOptions options;
   options.max_slices = 64;
