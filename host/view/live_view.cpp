@@ -426,8 +426,6 @@ void LiveView::name_task(Index task, std::string name, bool idle) {
   set_name(tasks, task, name);
   if (task < tasks.size()) {
     tasks[task].flag = idle;
-  }
-  if (task < tasks.size()) {
     each_window([&](StatsCollector& w) { w.name_task(task, name, idle); });
   }
   total_.name_task(task, std::move(name), idle);
@@ -437,8 +435,6 @@ void LiveView::name_queue(Index queue, std::string name, bool mutex) {
   set_name(queues, queue, name);
   if (queue < queues.size()) {
     queues[queue].flag = mutex;
-  }
-  if (queue < queues.size()) {
     each_window([&](StatsCollector& w) { w.name_queue(queue, name, mutex); });
   }
   total_.name_queue(queue, std::move(name), mutex);

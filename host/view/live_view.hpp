@@ -166,7 +166,8 @@ class LiveView final : public TraceObserver {
   void start_window(std::uint64_t begin_ns);
   void close_window();  // the open window becomes the last complete one
   CoreNow& core(std::uint32_t id);
-  // Names go to the window being collected and to the last complete one.
+  // Things and names go to the window being collected and to the last
+  // complete one, so that both keep the total's indexes.
   template <class F>
   void each_window(F&& f) {
     if (window_) {
