@@ -336,16 +336,25 @@ void check_inputs_readable(const std::vector<InputSpec>& inputs) {
     if (spec.is_stdin()) {
       continue;
     }
+    struct stat st {};
+    if (::stat(spec.path.c_str(), &st) != 0) {
+      throw InputError(spec.display_name() + ": " + std::strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode)) {
+      throw InputError(spec.display_name() + ": is a directory");
+    }
+    if (!S_ISREG(st.st_mode)) {
+      // A FIFO or a device: asked, not opened (see the header).
+      if (::faccessat(AT_FDCWD, spec.path.c_str(), R_OK, AT_EACCESS) != 0) {
+        throw InputError(spec.display_name() + ": " + std::strerror(errno));
+      }
+      continue;
+    }
     const int fd = ::open(spec.path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
       throw InputError(spec.display_name() + ": " + std::strerror(errno));
     }
-    struct stat st {};
-    const bool folder = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
     ::close(fd);
-    if (folder) {
-      throw InputError(spec.display_name() + ": is a directory");
-    }
   }
 }
 

@@ -98,9 +98,10 @@ class InputReader {
   std::string truncation_;
 };
 
-/// Opens each input once (without waiting on a FIFO) and throws InputError
-/// for one that is missing, unreadable or a folder: done before any output
-/// is touched, so a typo in an input path costs no output file.
+/// Throws InputError for an input that is missing, unreadable or a folder:
+/// done before any output is touched, so a typo in an input path costs no
+/// output file. Only a regular file is opened for the check: opening a FIFO
+/// wakes its writer, which then loses its pipe when the check closes it.
 void check_inputs_readable(const std::vector<InputSpec>& inputs);
 
 }  // namespace tband

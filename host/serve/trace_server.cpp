@@ -125,7 +125,13 @@ class ConnectionThreads : public httplib::TaskQueue {
 
 // The file's bytes as they are now: a regular file only (a FIFO or a device
 // such as /dev/zero would block or never end), read up to its size at open.
+// A FIFO is refused before it is opened: opening it would wake a writer
+// waiting on it, only to break its pipe.
 std::string read_served_file(const std::string& path) {
+  struct stat before {};
+  if (::stat(path.c_str(), &before) == 0 && !S_ISREG(before.st_mode)) {
+    throw UnservableFile(path + ": not a regular file; serve a converted trace file (.pftrace or .json)");
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     throw std::runtime_error(path + ": cannot open");

@@ -264,6 +264,51 @@ class FormatDetection(CliTestCase):
             self.assertIn(tried, proc.stderr)
 
 
+class FifoInputs(CliTestCase):
+    """A FIFO input is opened once, to be read. A writer such as
+    `cat trace > fifo` wakes when a reader opens it and writes at once; a
+    check that opened and closed the FIFO first broke that writer's pipe
+    (EPIPE) and left tband waiting for a writer that was gone."""
+
+    ROUNDS = 10
+
+    def feed_like_cat(self, fifo, data, broken):
+        def write():
+            try:
+                with open(fifo, "wb") as w:
+                    w.write(data)
+            except BrokenPipeError:
+                broken.append(True)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        return writer
+
+    def test_a_writer_that_writes_at_once_gets_its_trace_through(self):
+        trace = self.trace("baremetal")
+        data = trace.read_bytes()
+        fifo = self.tmp / "in.fifo"
+        os.mkfifo(fifo)
+        commands = {"conv": ["conv", "--no-progress", "--json", "-"], "stats": ["stats"], "dump": ["dump"]}
+        for command, args in commands.items():
+            expected = run([*args, str(trace)])
+            self.assertExit(expected, 0)
+            for attempt in range(self.ROUNDS):
+                with self.subTest(command=command, attempt=attempt):
+                    broken = []
+                    writer = self.feed_like_cat(fifo, data, broken)
+                    try:
+                        proc = run([*args, str(fifo)], timeout=60)
+                    finally:
+                        writer.join(10)  # done once tband has read to the end
+                        if writer.is_alive():  # still waiting for a reader: let it go
+                            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+                            writer.join(60)
+                    self.assertEqual(broken, [], f"{command} broke the writer's pipe")
+                    self.assertExit(proc, 0)
+                    self.assertEqual(proc.stdout, expected.stdout)
+
+
 class ServePorts(CliTestCase):
     """Every option that takes a port refuses one outside 1-65535 (it was
     taken modulo 65536: -p 70000 listened on 4464)."""
