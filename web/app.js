@@ -109,6 +109,13 @@ function renderSummary(s) {
     dd.id = 'summary-' + key;
     dl.append(dd);
   }
+  // What the CLI says as warnings besides the diagnostics, in its words.
+  const warnings = $('warnings');
+  warnings.textContent = '';
+  for (const text of [...s.unused_options, ...s.schema_conflicts]) {
+    warnings.append(Object.assign(document.createElement('li'), {textContent: 'tband conv: warning: ' + text}));
+  }
+  warnings.hidden = !warnings.childElementCount;
   const diag = $('diagnostics');
   diag.textContent = '';
   if (!s.diagnostics.length) {

@@ -153,6 +153,16 @@ ConversionResult convert(const ConversionOptions& options) {
     timeline.add_sink(*vcd);
   }
 
+  // Each format has its own way to give the tick length; the other's option
+  // would do nothing, and a user who gave it expects it to.
+  if (threadx_reader && options.interpreter.assumed_ns_per_ts != 0) {
+    result.unused_options.push_back("--ts-resolution-ns has no effect on " + threadx_reader->spec().display_name() +
+                                    ", a ThreadX trace buffer: give its timer's rate with --threadx-clock-hz");
+  }
+  if (!threadx_reader && options.threadx_clock_hz && !input_names.empty()) {
+    result.unused_options.push_back("--threadx-clock-hz has no effect on tband traces (" + input_names.front() +
+                                    "): their tick length is in the trace, or given with --ts-resolution-ns");
+  }
   if (threadx_reader) {
     convert_threadx(options, *threadx_reader, timeline, result);
   } else {

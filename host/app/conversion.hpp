@@ -81,6 +81,7 @@ struct ConversionResult {
   std::uint64_t dropped_events = 0;  // the target's newest dropped_evt_cnt total
   Diagnostics diagnostics;
   std::vector<std::string> notes;  // e.g. per-input format and skipped log lines
+  std::vector<std::string> unused_options;  // given, but with no effect on these inputs: said as warnings
 };
 
 /// Checks the inputs against each other and the core count. Throws UsageError.

@@ -288,6 +288,10 @@ DumpInputResult InputDumper::run_threadx(InputReader& reader, nlohmann::json* st
     bytes.insert(bytes.end(), chunk.begin(), chunk.end());
   }
   result.input_bytes = reader.raw_bytes_read();
+  if (options_.assumed_ns_per_ts != 0) {
+    result.problems.push_back("--ts-resolution-ns has no effect on " + result.input +
+                              ", a ThreadX trace buffer: its entries show the timer's own counts");
+  }
   tx::Buffer buffer;
   try {
     buffer = tx::parse_buffer(bytes);

@@ -142,6 +142,9 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
     std::cerr << ", " << r.decode_errors << " undecodable frame(s)";
   }
   std::cerr << "; " << r.dropped_events << " dropped on the target\n" << r.diagnostics.summary();
+  for (const std::string& unused : r.unused_options) {
+    std::cerr << "tband " << command << ": warning: " << unused << "\n";
+  }
   for (const std::string& conflict : schemas->conflicts()) {
     std::cerr << "tband " << command << ": warning: " << conflict << "\n";
   }

@@ -107,6 +107,9 @@ void print_summary(const ConvOptions& options, const GlobalOptions& global, cons
     std::cerr << "; " << options.vcd << ": " << result.vcd_bytes << " bytes";
   }
   std::cerr << "\n" << result.diagnostics.summary();
+  for (const std::string& unused : result.unused_options) {
+    std::cerr << "tband conv: warning: " << unused << "\n";
+  }
   for (const std::string& conflict : schemas.conflicts()) {
     std::cerr << "tband conv: warning: " << conflict << "\n";
   }

@@ -197,6 +197,7 @@ nlohmann::json convert_request(const nlohmann::json& request) {
           {"diagnostics", diagnostics_json(r.diagnostics)},
           {"diagnostics_text", r.diagnostics.summary()},
           {"notes", r.notes},
+          {"unused_options", r.unused_options},
           {"schema_notes", schemas->notes()},
           {"schema_conflicts", schemas->conflicts()},
           {"stats", request.value("stats", true) ? nlohmann::json::parse(format_stats_json(analysis.stats))

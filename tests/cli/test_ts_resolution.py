@@ -86,6 +86,18 @@ class TsResolution(CliTestCase):
         stamps = [e["ts"] for e in json.loads(js.read_text())["traceEvents"] if "ts" in e]
         self.assertEqual(max(stamps), max(self.ticks))
 
+    def test_threadx_clock_hz_is_a_warning_here(self):
+        """--threadx-clock-hz is for ThreadX trace buffers: on a tband trace
+        it would do nothing, so tband says so and which option to use."""
+        for command in ("conv", "stats"):
+            with self.subTest(command=command):
+                proc = run([command, str(self.joined_late), "--threadx-clock-hz", "1000000"])
+                self.assertExit(proc, 0)
+                self.assertIn(f"tband {command}: warning: --threadx-clock-hz has no effect on tband traces "
+                              f"({self.joined_late}): their tick length is in the trace, or given with "
+                              "--ts-resolution-ns", proc.stderr)
+        self.assertNotIn("--threadx-clock-hz", run(["conv", str(self.joined_late)]).stderr)
+
     def test_out_of_range_is_a_usage_error(self):
         for value in ("0", "3600000000001", "-5", "1us"):
             proc = run(["conv", str(self.whole), "-o", str(self.tmp / "x.pftrace"), "--ts-resolution-ns", value])

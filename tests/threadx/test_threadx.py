@@ -218,6 +218,24 @@ class Vectors(Checks, unittest.TestCase):
         self.assertEqual([x // 2 for x in a], b)
         self.assertEqual(run(["conv", str(VECTORS / "linux_le32.trx"), "--threadx-clock-hz", "0"]).returncode, 2)
 
+    def test_ts_resolution_ns_is_a_warning_here(self):
+        """--ts-resolution-ns is for tband traces: on a ThreadX buffer it
+        would do nothing, so tband says so and which option to use."""
+        trx = str(VECTORS / "linux_le32.trx")
+        plain, _ = self.convert(VECTORS / "linux_le32.trx")
+        given, stderr = self.convert(VECTORS / "linux_le32.trx", "--ts-resolution-ns", "1000")
+        self.assertIn("tband conv: warning: --ts-resolution-ns has no effect on " + trx +
+                      ", a ThreadX trace buffer: give its timer's rate with --threadx-clock-hz", stderr)
+        self.assertEqual(plain.tracks, given.tracks)
+        stats = run(["stats", trx, "--ts-resolution-ns", "1000"])
+        self.assertEqual(stats.returncode, 0, stats.stderr)
+        self.assertIn("tband stats: warning: --ts-resolution-ns has no effect on " + trx, stats.stderr)
+        dump = run(["dump", trx, "--ts-resolution-ns", "1000"])
+        self.assertEqual(dump.returncode, 0, dump.stderr)
+        self.assertIn("tband dump: warning: --ts-resolution-ns has no effect on " + trx, dump.stderr)
+        self.assertEqual(dump.stdout, run(["dump", trx]).stdout)
+        self.assertNotIn("has no effect", run(["conv", trx, "--threadx-clock-hz", "2000000"]).stderr)
+
     def test_dump_lists_the_entries(self):
         _, entries = parse((VECTORS / "linux_be32.trx").read_bytes())
         proc = run(["dump", "--json", str(VECTORS / "linux_be32.trx")])

@@ -180,6 +180,7 @@ async function runJob(job, {send, evaluate, setFiles, browserPid}) {
     error: await evaluate("document.getElementById('error').hidden ? '' : document.getElementById('error').textContent"),
     warmed: await evaluate("document.body.dataset.warmed || ''"),  // the worker's warm-up rounds, as the page took them
     summary: await evaluate(`Object.fromEntries([...document.querySelectorAll('#summary dd')].map((d) => [d.id.replace('summary-', ''), d.textContent]))`),
+    warnings: await evaluate(`[...document.querySelectorAll('#warnings li')].map((l) => l.textContent)`),
     diagnostic_kinds: await evaluate(`[...document.querySelectorAll('#diagnostic-kinds tbody tr')].map((r) => r.dataset.kind)`),
     stats_tables: await evaluate(`[...document.querySelectorAll('table.stats')].map((t) => t.dataset.title)`),
     heap_bytes: await evaluate('performance.memory ? performance.memory.usedJSHeapSize : 0'),

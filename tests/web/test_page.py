@@ -123,6 +123,8 @@ class WebPageInChromium(unittest.TestCase):
                                  "screenshot": "web-not-a-descriptor.png"},
             "tick_given": {"files": [tmp / "joined_late.bin"], "settings": {"mode": "bare-metal", "tick": "1000"},
                            "screenshot": "web-tick-given.png"},
+            "threadx_tick": {"files": [ROOT / "tests/threadx/vectors/linux_le32.trx"], "settings": {"tick": "1000"},
+                             "screenshot": "web-threadx-tick.png"},
             # Last: the tab that answered the bad files still converts.
             "demo": {"files": [VECTORS / "demo_qemu_uart.bin"], "perfetto": True, "screenshot": "web-converter.png"},
         }
@@ -209,6 +211,18 @@ class WebPageInChromium(unittest.TestCase):
         self.assertEqual(page["summary"]["duration"], "0.040 ms")  # 40 ticks of 1 us
         self.assertEqual(page["diagnostic_kinds"], [])
         self.assertEqual((self.downloads / "joined_late.pftrace").read_bytes(), native.read_bytes())
+
+    def test_a_tick_length_for_a_threadx_buffer_is_a_warning(self):
+        # A ThreadX buffer's ticks are set with --threadx-clock-hz: the page says what the CLI says.
+        trx = ROOT / "tests/threadx/vectors/linux_le32.trx"
+        proc = subprocess.run([TBAND, "conv", "--ts-resolution-ns", "1000", trx.name], cwd=trx.parent,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        page = self.page("threadx_tick")
+        self.assertEqual(page["state"], "done", page)
+        self.assertEqual(page["warnings"], [w for w in proc.stderr.splitlines() if w.startswith("tband conv: warning:")])
+        self.assertEqual(len(page["warnings"]), 1)
+        self.assertEqual(self.page("demo")["warnings"], [])
 
     def test_the_page_took_the_warm_up_message(self):
         # The worker starts with the page and warms the converter up until the first job comes

@@ -71,6 +71,9 @@ class WebCase(unittest.TestCase):
         self.assertIn(f"; {summary['tracks']} tracks", line)
         self.assertIn(f"; {summary['dropped_events']} dropped on the target", line)
         self.assertIn(summary["diagnostics_text"], native.stderr)
+        warnings = [w for w in native.stderr.splitlines() if w.startswith("tband conv: warning: ")]
+        self.assertEqual(warnings, ["tband conv: warning: " + w
+                                    for w in summary["unused_options"] + summary["schema_conflicts"]])
         return native, summary
 
     def assertSameError(self, inputs, *options):
@@ -154,6 +157,17 @@ class WebSameOutput(WebCase):
         # Without it: 1 ns per tick, and the same warning as the CLI's.
         _, summary = self.assertSame([str(path)], "--mode", "bare-metal")
         self.assertEqual([d["id"] for d in summary["diagnostics"]], ["no_timestamp_resolution"])
+
+    def test_a_threadx_buffer_with_the_tick_given(self):
+        # The tick length is for tband traces: said, as the CLI says it, and the buffer converts as without it.
+        trx = str(ROOT / "tests/threadx/vectors/linux_le32.trx")
+        native, summary = self.assertSame([trx], "--ts-resolution-ns", "1000")
+        self.assertEqual(summary["unused_options"], [
+            "--ts-resolution-ns has no effect on linux_le32.trx, a ThreadX trace buffer: "
+            "give its timer's rate with --threadx-clock-hz"])
+        _, plain = self.assertSame([trx])
+        self.assertEqual(plain["unused_options"], [])
+        self.assertEqual(plain["events"], summary["events"])
 
     def test_stats_are_those_of_stats_json(self):
         trace = VECTORS / "demo_qemu_uart.bin"
