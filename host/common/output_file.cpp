@@ -135,19 +135,23 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   }
   const std::string folder = parent_folder(destination_);
   const std::string base = std::filesystem::path(destination_).filename().string();
-  temp_ = folder + "/." + base + ".tband-XXXXXX";
-  int fd = ::mkostemp(temp_.data(), O_CLOEXEC);
-  if (fd < 0 && errno == ENAMETOOLONG) {
-    temp_ = folder + "/.tband-XXXXXX";
+  int fd = -1;
+  {
+    const SignalsHeld held;  // until the temporary file is registered
+    temp_ = folder + "/." + base + ".tband-XXXXXX";
     fd = ::mkostemp(temp_.data(), O_CLOEXEC);
+    if (fd < 0 && errno == ENAMETOOLONG) {
+      temp_ = folder + "/.tband-XXXXXX";
+      fd = ::mkostemp(temp_.data(), O_CLOEXEC);
+    }
+    if (fd < 0) {
+      const int error = errno;
+      temp_.clear();
+      throw OutputWriteError(path_ + ": cannot create the output file (" +
+                            (error == ENOENT ? "the folder " + folder + " does not exist" : errno_text(error)) + ")");
+    }
+    remove_on_signal(temp_);
   }
-  if (fd < 0) {
-    const int error = errno;
-    temp_.clear();
-    throw OutputWriteError(path_ + ": cannot create the output file (" +
-                          (error == ENOENT ? "the folder " + folder + " does not exist" : errno_text(error)) + ")");
-  }
-  remove_on_signal(temp_);
   ::fchmod(fd, mode);
   file_ = ::fdopen(fd, "wb");
   if (file_ == nullptr) {

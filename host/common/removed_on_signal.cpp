@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <limits.h>
+#include <pthread.h>
 #include <unistd.h>
 
 namespace tband {
@@ -70,5 +71,16 @@ void keep_on_signal(const std::string& path) {
     }
   }
 }
+
+SignalsHeld::SignalsHeld() noexcept {
+  sigset_t held;
+  sigemptyset(&held);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    sigaddset(&held, sig);
+  }
+  ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
+}
+
+SignalsHeld::~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
 }  // namespace tband

@@ -20,6 +20,7 @@ ScratchFile::ScratchFile(std::string_view suffix) {
   const std::string folder = temporary_folder();
   path_ = folder + "/tband-XXXXXX";
   path_ += suffix;
+  const SignalsHeld held;  // until the file is registered
   const int fd = ::mkstemps(path_.data(), static_cast<int>(suffix.size()));
   if (fd < 0) {
     const int error = errno;

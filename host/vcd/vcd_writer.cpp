@@ -11,6 +11,8 @@
 
 #include <unistd.h>
 
+#include "common/removed_on_signal.hpp"
+
 namespace tband {
 
 namespace {
@@ -61,12 +63,16 @@ void append_binary(std::string& line, std::uint64_t v) {
 VcdWriter::VcdWriter(BufferedOutput& out, const NameTable& names, const std::string& spool_dir, bool logic_only)
     : out_(out), names_(names), logic_only_(logic_only) {
   std::string path = (spool_dir.empty() ? std::string{"."} : spool_dir) + "/.tband-vcd-spool-XXXXXX";
-  const int fd = ::mkstemp(path.data());
-  if (fd < 0) {
-    throw std::runtime_error(out_.name() + ": cannot create the VCD spool file in " + spool_dir + ": " +
-                             std::strerror(errno));
+  int fd = -1;
+  {
+    const SignalsHeld held;  // a Ctrl-C between the two would leave the spool file behind
+    fd = ::mkstemp(path.data());
+    if (fd < 0) {
+      throw std::runtime_error(out_.name() + ": cannot create the VCD spool file in " + spool_dir + ": " +
+                               std::strerror(errno));
+    }
+    ::unlink(path.c_str());  // gone with the process, whatever happens to it
   }
-  ::unlink(path.c_str());  // gone with the process, whatever happens to it
   spool_ = ::fdopen(fd, "w+b");
   if (spool_ == nullptr) {
     ::close(fd);
