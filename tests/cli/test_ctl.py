@@ -89,9 +89,12 @@ def obliging(payload: bytes) -> bytes:
 
 
 class Ctl(unittest.TestCase):
-    def ctl(self, target: FakeTarget, *args: str):
+    def ctl(self, target: FakeTarget, *args: str, ack_timeout: str = "30s"):
+        """Runs ctl against `target`. Each acknowledgement waits for the fake
+        target's thread: `ack_timeout` is long, so a busy machine cannot fail
+        a test that expects an answer; the tests that expect none pass 1s."""
         try:
-            return run(["ctl", target.source, *args, "--timeout", "1s"], timeout=TIMEOUT)
+            return run(["ctl", target.source, *args, "--timeout", ack_timeout], timeout=TIMEOUT)
         finally:
             target.close()
 
@@ -138,14 +141,14 @@ class Ctl(unittest.TestCase):
 
     def test_silent_target_times_out_with_exit_5(self) -> None:
         target = FakeTarget(lambda payload: noise())
-        result = self.ctl(target, "stop", "start")
+        result = self.ctl(target, "stop", "start", ack_timeout="1s")
         self.assertEqual(result.returncode, 5, result.stderr)
         self.assertIn("stop: no acknowledgement within 1000 ms", result.stderr)
         self.assertEqual(target.received, [b"\x02"], "gives up at the first unanswered command")
 
     def test_ack_of_another_command_is_not_taken(self) -> None:
         target = FakeTarget(lambda payload: ack(0x05, 0))  # always answers "dropped"
-        result = self.ctl(target, "stop")
+        result = self.ctl(target, "stop", ack_timeout="1s")
         self.assertEqual(result.returncode, 5, result.stderr)
 
     def test_connection_closed_before_ack_is_exit_3(self) -> None:

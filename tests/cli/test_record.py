@@ -172,7 +172,8 @@ class Sources(RecordTestCase):
     def test_duration(self) -> None:
         server = TraceServer()
         out = self.out("duration.bin")
-        rec = self.record(server.source, "-o", out, "--duration", "200ms")
+        # Counted from the start, not from the bytes: long enough for a busy machine to send them.
+        rec = self.record(server.source, "-o", out, "--duration", "3s")
         conn = server.accept(rec)
         conn.sendall(self.trace[:100])
         self.assertEqual(rec.finish(), 0, rec.stderr())  # ends with the server still connected

@@ -349,7 +349,7 @@ class ServeConnections(CliTestCase):
     """Idle connections cannot keep a real request waiting (8 threads, each
     held 5 s by an idle client, made a request behind 40 of them time out)."""
 
-    def test_a_request_is_answered_within_a_second_while_100_connections_idle(self):
+    def test_a_request_is_answered_at_once_while_100_connections_idle(self):
         served = self.tmp / "t.pftrace"
         served.write_bytes(os.urandom(100000))
         server = ServedProcess(self, served)
@@ -358,14 +358,17 @@ class ServeConnections(CliTestCase):
             for _ in range(100):
                 idle.append(socket.create_connection(("127.0.0.1", server.port), timeout=30))
             start = time.monotonic()
-            with urllib.request.urlopen(server.url, timeout=1) as response:
+            with urllib.request.urlopen(server.url, timeout=30) as response:
                 body = response.read()
             elapsed = time.monotonic() - start
         finally:
             for s in idle:
                 s.close()
         self.assertEqual(body, served.read_bytes())
-        self.assertLess(elapsed, 1.0)
+        # A few ms here. The old server (8 threads, each held 5 s by an idle connection) kept a
+        # request behind 100 of them waiting about 100 / 8 * 5 = 60 s: 10 s tells the two apart
+        # and leaves a loaded machine room.
+        self.assertLess(elapsed, 10.0)
 
     def test_an_idle_connection_is_closed_by_the_server(self):
         served = self.tmp / "t.pftrace"

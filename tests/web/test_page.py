@@ -157,7 +157,9 @@ class WebPageInChromium(unittest.TestCase):
     def page(self, name):
         page = self.pages[name]
         self.assertTrue((ARTIFACTS / self.jobs[name]["screenshot"]).exists())
-        self.assertLess(page["slowest_answer_ms"], 2000, f"the page did not answer while converting {name}")
+        # Each answer is a DevTools round trip through node and the browser, which a loaded machine
+        # can stall for seconds; a page that stopped answering would hit the driver's 240 s.
+        self.assertLess(page["slowest_answer_ms"], 10000, f"the page did not answer while converting {name}")
         return page
 
     def assertCliError(self, name, *options):
