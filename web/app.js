@@ -172,6 +172,7 @@ function convert() {
     mode: $('mode').value,
     format: $('format').value,
     ts_resolution_ns: Number($('tick').value) || 0,  // empty: the trace's own
+    threadx_clock_hz: Number($('threadx-hz').value) || 0,  // empty: ThreadX's default, 1 MHz
     json: $('want-json').checked,  // a big trace's JSON is several times its .pftrace
     stats: params.get('stats') !== '0',  // ?stats=0: the .pftrace only, as `tband conv` (bench/web_bench.py)
     storage: params.get('storage') !== '0',  // ?storage=0: outputs in the tab's memory, not the private storage

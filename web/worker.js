@@ -292,6 +292,7 @@ onmessage = async (event) => {
     mode: job.mode,
     format: job.format,
     ts_resolution_ns: job.ts_resolution_ns || 0,  // 0: the trace's own (or 1 ns, with a warning)
+    threadx_clock_hz: job.threadx_clock_hz || 0,  // 0: a ThreadX buffer's default rate
     perfetto: 'js:pftrace',  // streamed to tbandOutput, not kept in the converter's file system
     json: job.json ? 'js:json' : '',
     stats: job.stats,

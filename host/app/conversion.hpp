@@ -59,6 +59,8 @@ struct ConversionOptions {
   ConversionThreads threads = ConversionThreads::kAuto;
   /// Ticks per second of a ThreadX buffer's time stamps (--threadx-clock-hz); unset: threadx::kDefaultClockHz.
   std::optional<std::uint64_t> threadx_clock_hz;
+  /// The most --threadx-clock-hz takes (10 GHz): more is a typo, not a timer.
+  static constexpr std::uint64_t kMaxThreadxClockHz = 10'000'000'000;
 };
 
 struct ConversionResult {

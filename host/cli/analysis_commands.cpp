@@ -41,7 +41,7 @@ void add_input_options(CLI::App& cmd, TraceInputOptions& in) {
   cmd.add_option("--schema", in.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
   add_ts_resolution_option(cmd, in.ts_resolution_ns);
   cmd.add_option("--threadx-clock-hz", in.threadx_clock_hz, kThreadxClockHelp)
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000'000}))
+      ->check(CLI::Range(std::uint64_t{1}, ConversionOptions::kMaxThreadxClockHz))
       ->type_name("HZ");
 }
 

@@ -115,7 +115,7 @@ int run(int argc, char** argv) {
   conv_cmd->add_option("--schema", conv.schemas, kSchemaHelp)->type_name("FILE")->allow_extra_args(false);
   add_ts_resolution_option(*conv_cmd, conv.ts_resolution_ns);
   conv_cmd->add_option("--threadx-clock-hz", conv.threadx_clock_hz, kThreadxClockHelp)
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000'000}))
+      ->check(CLI::Range(std::uint64_t{1}, ConversionOptions::kMaxThreadxClockHz))
       ->type_name("HZ");
 
   DumpCmdOptions dump;

@@ -132,6 +132,16 @@ nlohmann::json convert_request(const nlohmann::json& request) {
       }
       conversion.interpreter.assumed_ns_per_ts = tick->get<std::uint64_t>();
     }
+    // As the CLI's --threadx-clock-hz: for a ThreadX trace buffer; 0 or absent is not given.
+    if (const auto hz = request.find("threadx_clock_hz"); hz != request.end()) {
+      if (!hz->is_number_unsigned() || hz->get<std::uint64_t>() > ConversionOptions::kMaxThreadxClockHz) {
+        throw UsageError("--threadx-clock-hz " + hz->dump() + ": give a whole number of ticks per second from 1 to " +
+                         std::to_string(ConversionOptions::kMaxThreadxClockHz));
+      }
+      if (hz->get<std::uint64_t>() != 0) {
+        conversion.threadx_clock_hz = hz->get<std::uint64_t>();
+      }
+    }
     conversion.threads = ConversionThreads::kOne;
     check_inputs(conversion.inputs, conversion.interpreter.core_count);
   } catch (const std::invalid_argument& e) {
@@ -210,8 +220,9 @@ nlohmann::json convert_request(const nlohmann::json& request) {
 }  // namespace tband::web
 
 /// Converts as `request_json` says ({"inputs": ["file@core", ...], "schemas":
-/// [...], "mode", "format", "core_count", "ts_resolution_ns", "perfetto": path, "json": path,
-/// "stats": false to skip the statistics});
+/// [...], "mode", "format", "core_count", "ts_resolution_ns",
+/// "threadx_clock_hz", "perfetto": path, "json": path, "stats": false to skip
+/// the statistics});
 /// returns the summary as JSON text, valid until the next call.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* tband_web_convert(const char* request_json) {
   static std::string answer;

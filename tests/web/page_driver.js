@@ -146,7 +146,7 @@ async function runJob(job, {send, evaluate, setFiles, browserPid}) {
   if (job.descriptor) await setFiles('#descriptor', [job.descriptor]);
   await setFiles('#files', job.files);
   // The job's settings (element id -> value), the others as the page starts.
-  const settings = {mode: 'freertos', format: 'auto', tick: '', ...(job.settings || {})};
+  const settings = {mode: 'freertos', format: 'auto', tick: '', 'threadx-hz': '', ...(job.settings || {})};
   for (const [id, value] of Object.entries(settings)) {
     await evaluate(`document.getElementById(${JSON.stringify(id)}).value = ${JSON.stringify(value)}`);
   }

@@ -29,6 +29,7 @@ async function main() {
     else if (a === '--format') request.format = args.shift();
     else if (a === '--core-count') request.core_count = Number(args.shift());
     else if (a === '--ts-resolution-ns') request.ts_resolution_ns = Number(args.shift());
+    else if (a === '--threadx-clock-hz') request.threadx_clock_hz = Number(args.shift());
     else if (a === '--time') timed = true;
     else if (a === '--no-stats') request.stats = false;
     else if (a === '--fs-output') viaFs = true;

@@ -114,6 +114,7 @@ class WebPageInChromium(unittest.TestCase):
         shutil.copy(VECTORS / "demo_qemu_uart.bin", tmp / "demo.bin")
         # Recorded after the target started: the reference trace without its 4-byte ts_resolution_ns frame.
         (tmp / "joined_late.bin").write_bytes((VECTORS / "reference_baremetal.bin").read_bytes()[4:])
+        shutil.copy(ROOT / "tests/threadx/vectors/linux_le32.trx", tmp / "threadx_clock.trx")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         cls.jobs = {
             "empty": {"files": [tmp / "empty.bin"], "screenshot": "web-empty.png"},
@@ -125,6 +126,9 @@ class WebPageInChromium(unittest.TestCase):
                            "screenshot": "web-tick-given.png"},
             "threadx_tick": {"files": [ROOT / "tests/threadx/vectors/linux_le32.trx"], "settings": {"tick": "1000"},
                              "screenshot": "web-threadx-tick.png"},
+            # Its own name: the threadx_tick job downloaded linux_le32.pftrace already.
+            "threadx_clock": {"files": [tmp / "threadx_clock.trx"],
+                              "settings": {"threadx-hz": "2000000"}, "screenshot": "web-threadx-clock.png"},
             # Last: the tab that answered the bad files still converts.
             "demo": {"files": [VECTORS / "demo_qemu_uart.bin"], "perfetto": True, "screenshot": "web-converter.png"},
         }
@@ -225,6 +229,19 @@ class WebPageInChromium(unittest.TestCase):
         self.assertEqual(page["warnings"], [w for w in proc.stderr.splitlines() if w.startswith("tband conv: warning:")])
         self.assertEqual(len(page["warnings"]), 1)
         self.assertEqual(self.page("demo")["warnings"], [])
+
+    def test_the_threadx_clock_given_on_the_page(self):
+        # The ThreadX clock field reaches the converter: the CLI's bytes with --threadx-clock-hz.
+        native = self.tmp / "native_threadx_clock.pftrace"
+        proc = subprocess.run([TBAND, "conv", "--threadx-clock-hz", "2000000", "threadx_clock.trx", "-o", str(native)],
+                              cwd=self.tmp.path, capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        page = self.page("threadx_clock")
+        self.assertEqual(page["state"], "done", page)
+        self.assertEqual(page["summary"]["duration"], "171.115 ms")  # 342.231 ms at the default 1 MHz
+        self.assertEqual(page["warnings"], [])
+        self.assertEqual(page["downloads"], ["threadx_clock.pftrace"], page)
+        self.assertEqual((self.downloads / "threadx_clock.pftrace").read_bytes(), native.read_bytes())
 
     def test_the_page_took_the_warm_up_message(self):
         # The worker starts with the page and warms the converter up until the first job comes

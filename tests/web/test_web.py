@@ -169,6 +169,18 @@ class WebSameOutput(WebCase):
         self.assertEqual(plain["unused_options"], [])
         self.assertEqual(plain["events"], summary["events"])
 
+    def test_a_threadx_buffer_with_its_clock_rate(self):
+        # --threadx-clock-hz 2000000: the CLI's bytes, times half those at the default 1 MHz.
+        trx = str(ROOT / "tests/threadx/vectors/linux_le32.trx")
+        _, fast = self.assertSame([trx], "--threadx-clock-hz", "2000000")
+        _, slow = self.assertSame([trx])
+        self.assertEqual(fast["duration_ns"] * 2, slow["duration_ns"])
+        self.assertEqual(fast["unused_options"], [])
+        # On a tband trace: said, as the CLI says it.
+        _, summary = self.assertSame([str(VECTORS / "demo_qemu_uart.bin")], "--threadx-clock-hz", "2000000")
+        self.assertEqual(len(summary["unused_options"]), 1)
+        self.assertIn("--threadx-clock-hz has no effect on tband traces", summary["unused_options"][0])
+
     def test_stats_are_those_of_stats_json(self):
         trace = VECTORS / "demo_qemu_uart.bin"
         native = run(["stats", "--json", str(trace)])
@@ -205,6 +217,14 @@ class WebSameErrors(WebCase):
             _, summary, _, _ = self.both([trace], "--ts-resolution-ns", bad)
             self.assertEqual(summary["exit_code"], 2, summary)
             self.assertIn("--ts-resolution-ns", summary["error"])
+
+    def test_a_threadx_clock_out_of_range_is_a_usage_error(self):
+        trx = str(ROOT / "tests/threadx/vectors/linux_le32.trx")
+        for bad in ("10000000001", "-5", "1.5"):
+            native, summary, _, _ = self.both([trx], "--threadx-clock-hz", bad)
+            self.assertEqual(summary["exit_code"], 2, summary)
+            self.assertEqual(native.returncode, 2, native.stderr)
+            self.assertIn("--threadx-clock-hz", summary["error"])
 
     def test_same_core_twice_is_a_usage_error(self):
         trace = str(VECTORS / "demo_qemu_uart.bin")
