@@ -156,6 +156,35 @@ void check_sources(const std::vector<record::SourceSpec>& sources, const std::ve
   }
 }
 
+// Parts numbered on from this recording's last one are an earlier, longer
+// recording's: not this one's, and not removed (tband removes only what it
+// made). Said, so that a glob of the parts does not mix the two.
+void warn_of_earlier_parts(const std::vector<std::string>& outputs,
+                           const std::vector<std::vector<std::string>>& parts) {
+  for (std::size_t i = 0; i < outputs.size() && i < parts.size(); ++i) {
+    if (parts[i].empty()) {
+      continue;  // nothing recorded from this source
+    }
+    std::vector<std::string> earlier;
+    for (std::size_t n = parts[i].size(); earlier.size() < 1000; ++n) {
+      const std::string path = record::RecordingFile::part_path(outputs[i], n);
+      std::error_code ec;
+      if (!std::filesystem::exists(path, ec)) {
+        break;
+      }
+      earlier.push_back(path);
+    }
+    if (!earlier.empty()) {
+      std::cerr << "tband record: warning: " << earlier.front();
+      if (earlier.size() > 1) {
+        std::cerr << " to " << earlier.back() << " (" << earlier.size() << " files)";
+      }
+      std::cerr << (earlier.size() > 1 ? " are" : " is") << " left from an earlier recording: not part of this one, "
+                << "which ends with " << parts[i].back() << "\n";
+    }
+  }
+}
+
 std::string end_message(const record::RecordingResult& r) {
   char text[128];
   std::snprintf(text, sizeof text, "%llu bytes in %.1f s (%s); ", static_cast<unsigned long long>(r.bytes),
@@ -393,6 +422,9 @@ std::optional<int> RecordCommand::run(const GlobalOptions& global) {
       std::cerr << " " << part;
     }
     std::cerr << "\n";
+  }
+  if (recorder.rotate_bytes != 0) {
+    warn_of_earlier_parts(recorder.outputs, result.parts);
   }
   if (global.verbose > 0 || !o.quiet || result.diagnostics.total() != 0) {
     std::cerr << result.diagnostics.summary();

@@ -292,6 +292,23 @@ class Rotation(RecordTestCase):
             self.assertIn('"decode_errors": 0', dumped.stdout.decode(), p.name)
         self.assertIn(" ".join(str(p) for p in parts), result.stderr)
 
+    def test_parts_left_from_a_longer_recording_are_said(self) -> None:
+        out = self.out("again.bin")
+        first = run(["record", "-", "-o", str(out), "--rotate", "16k"], stdin=self.trace)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertNotIn("warning", first.stderr)
+        earlier = sorted(self.tmp.path.glob("again.*.bin"), key=lambda p: int(p.name.split(".")[1]))
+        self.assertGreater(len(earlier), 3)
+        # The same -o again, shorter: two parts; the earlier run's others stay, untouched, and are named.
+        kept = {p: p.read_bytes() for p in earlier[1:]}
+        second = run(["record", "-", "-o", str(out), "--rotate", "16k"], stdin=self.trace[:20000])
+        self.assertEqual(second.returncode, 0, second.stderr)
+        self.assertEqual(b"".join([out.read_bytes(), earlier[0].read_bytes()]), self.trace[:20000])
+        for p, data in kept.items():
+            self.assertEqual(p.read_bytes(), data)
+        self.assertIn(f"tband record: warning: {earlier[1]} to {earlier[-1]} ({len(earlier) - 1} files) are left "
+                      f"from an earlier recording: not part of this one, which ends with {earlier[0]}", second.stderr)
+
 
 class Serial(RecordTestCase):
     """A pseudo-terminal pair stands in for a USB serial adapter: tband opens
