@@ -3,6 +3,7 @@
 // outputs asked for, with the statistics, and answers with a JSON summary.
 // The same conversion as `tband conv` and `tband stats --json` (app/); the
 // page's JavaScript only moves bytes and shows what this returns.
+#include <algorithm>
 #include <cstdio>
 #include <sys/types.h>
 #include <memory>
@@ -108,6 +109,23 @@ nlohmann::json stats_tables_json(const TraceStats& stats) {
   return tables;
 }
 
+// The whole number under `key` (e.g. ts_resolution_ns), checked as the CLI
+// checks its option (--ts-resolution-ns); 0 or absent: not given, 0.
+std::uint64_t given_count(const nlohmann::json& request, const std::string& key, std::uint64_t max,
+                          const char* unit) {
+  const auto value = request.find(key);
+  if (value == request.end()) {
+    return 0;
+  }
+  if (!value->is_number_unsigned() || value->get<std::uint64_t>() > max) {
+    std::string option = "--" + key;
+    std::replace(option.begin(), option.end(), '_', '-');
+    throw UsageError(option + " " + value->dump() + ": give a whole number of " + unit + " from 1 to " +
+                     std::to_string(max));
+  }
+  return value->get<std::uint64_t>();
+}
+
 nlohmann::json convert_request(const nlohmann::json& request) {
   ConversionOptions conversion;
   std::unique_ptr<SchemaSet> schemas;
@@ -124,23 +142,13 @@ nlohmann::json convert_request(const nlohmann::json& request) {
     }
     conversion.interpreter.mode = mode == "bare-metal" ? TraceMode::kBareMetal : TraceMode::kFreeRtos;
     conversion.interpreter.core_count = request.value("core_count", cores);
-    // As the CLI's --ts-resolution-ns (cli/ts_resolution_option.cpp): 0 or absent is not given.
-    if (const auto tick = request.find("ts_resolution_ns"); tick != request.end()) {
-      if (!tick->is_number_unsigned() || tick->get<std::uint64_t>() > InterpreterOptions::kMaxAssumedNsPerTs) {
-        throw UsageError("--ts-resolution-ns " + tick->dump() + ": give a whole number of nanoseconds from 1 to " +
-                         std::to_string(InterpreterOptions::kMaxAssumedNsPerTs));
-      }
-      conversion.interpreter.assumed_ns_per_ts = tick->get<std::uint64_t>();
-    }
-    // As the CLI's --threadx-clock-hz: for a ThreadX trace buffer; 0 or absent is not given.
-    if (const auto hz = request.find("threadx_clock_hz"); hz != request.end()) {
-      if (!hz->is_number_unsigned() || hz->get<std::uint64_t>() > ConversionOptions::kMaxThreadxClockHz) {
-        throw UsageError("--threadx-clock-hz " + hz->dump() + ": give a whole number of ticks per second from 1 to " +
-                         std::to_string(ConversionOptions::kMaxThreadxClockHz));
-      }
-      if (hz->get<std::uint64_t>() != 0) {
-        conversion.threadx_clock_hz = hz->get<std::uint64_t>();
-      }
+    // As the CLI's --ts-resolution-ns (cli/ts_resolution_option.cpp) and --threadx-clock-hz.
+    conversion.interpreter.assumed_ns_per_ts =
+        given_count(request, "ts_resolution_ns", InterpreterOptions::kMaxAssumedNsPerTs, "nanoseconds");
+    if (const std::uint64_t hz =
+            given_count(request, "threadx_clock_hz", ConversionOptions::kMaxThreadxClockHz, "ticks per second");
+        hz != 0) {
+      conversion.threadx_clock_hz = hz;
     }
     conversion.threads = ConversionThreads::kOne;
     check_inputs(conversion.inputs, conversion.interpreter.core_count);
