@@ -109,11 +109,11 @@ function renderSummary(s) {
     dd.id = 'summary-' + key;
     dl.append(dd);
   }
-  // What the CLI says as warnings besides the diagnostics, in its words.
+  // What the CLI says as warnings besides the diagnostics (tick options in the page's terms).
   const warnings = $('warnings');
   warnings.textContent = '';
   for (const text of [...s.unused_options, ...s.schema_conflicts]) {
-    warnings.append(Object.assign(document.createElement('li'), {textContent: 'tband conv: warning: ' + text}));
+    warnings.append(Object.assign(document.createElement('li'), {textContent: 'warning: ' + text}));
   }
   warnings.hidden = !warnings.childElementCount;
   const diag = $('diagnostics');

@@ -156,12 +156,10 @@ ConversionResult convert(const ConversionOptions& options) {
   // Each format has its own way to give the tick length; the other's option
   // would do nothing, and a user who gave it expects it to.
   if (threadx_reader && options.interpreter.assumed_ns_per_ts != 0) {
-    result.unused_options.push_back("--ts-resolution-ns has no effect on " + threadx_reader->spec().display_name() +
-                                    ", a ThreadX trace buffer: give its timer's rate with --threadx-clock-hz");
+    result.unused_options.push_back({UnusedTickOption::Option::kTsResolution, threadx_reader->spec().display_name()});
   }
   if (!threadx_reader && options.threadx_clock_hz && !input_names.empty()) {
-    result.unused_options.push_back("--threadx-clock-hz has no effect on tband traces (" + input_names.front() +
-                                    "): their tick length is in the trace, or given with --ts-resolution-ns");
+    result.unused_options.push_back({UnusedTickOption::Option::kThreadxClock, input_names.front()});
   }
   if (threadx_reader) {
     convert_threadx(options, *threadx_reader, timeline, result);

@@ -63,6 +63,18 @@ struct ConversionOptions {
   static constexpr std::uint64_t kMaxThreadxClockHz = 10'000'000'000;
 };
 
+/// A tick option given with inputs it does nothing for: each format gives its
+/// tick length its own way, and a user who gave the other's expects it to
+/// count. Each front end says it in its own terms (a flag, a field).
+struct UnusedTickOption {
+  enum class Option : std::uint8_t {
+    kTsResolution,  // the tick length of tband traces, given with a ThreadX buffer
+    kThreadxClock,  // a ThreadX buffer's clock rate, given with tband traces
+  };
+  Option option;
+  std::string input;  // the input it does nothing for, as the user named it
+};
+
 struct ConversionResult {
   std::uint64_t events = 0;         // decoded events
   std::uint64_t decode_errors = 0;  // frames that did not decode (unknown ids included)
@@ -83,7 +95,7 @@ struct ConversionResult {
   std::uint64_t dropped_events = 0;  // the target's newest dropped_evt_cnt total
   Diagnostics diagnostics;
   std::vector<std::string> notes;  // e.g. per-input format and skipped log lines
-  std::vector<std::string> unused_options;  // given, but with no effect on these inputs: said as warnings
+  std::vector<UnusedTickOption> unused_options;  // said as warnings
 };
 
 /// Checks the inputs against each other and the core count. Throws UsageError.

@@ -9,9 +9,10 @@
 
 #include "app/trace_analysis.hpp"
 #include "cli/allow_option.hpp"
-#include "cli/ts_resolution_option.hpp"
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
+#include "cli/tick_option_warning.hpp"
+#include "cli/ts_resolution_option.hpp"
 #include "common/output_file.hpp"
 #include "input/input_reader.hpp"
 #include "report/html_report.hpp"
@@ -142,8 +143,8 @@ Analysis analyze_inputs(const TraceInputOptions& in, bool time_series, const std
     std::cerr << ", " << r.decode_errors << " undecodable frame(s)";
   }
   std::cerr << "; " << r.dropped_events << " dropped on the target\n" << r.diagnostics.summary();
-  for (const std::string& unused : r.unused_options) {
-    std::cerr << "tband " << command << ": warning: " << unused << "\n";
+  for (const UnusedTickOption& unused : r.unused_options) {
+    std::cerr << "tband " << command << ": warning: " << tick_option_warning(unused) << "\n";
   }
   for (const std::string& conflict : schemas->conflicts()) {
     std::cerr << "tband " << command << ": warning: " << conflict << "\n";

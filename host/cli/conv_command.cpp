@@ -16,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/schema_options.hpp"
+#include "cli/tick_option_warning.hpp"
 #include "common/output_file.hpp"
 #include "common/scratch_file.hpp"
 #include "input/input_reader.hpp"
@@ -107,8 +108,8 @@ void print_summary(const ConvOptions& options, const GlobalOptions& global, cons
     std::cerr << "; " << options.vcd << ": " << result.vcd_bytes << " bytes";
   }
   std::cerr << "\n" << result.diagnostics.summary();
-  for (const std::string& unused : result.unused_options) {
-    std::cerr << "tband conv: warning: " << unused << "\n";
+  for (const UnusedTickOption& unused : result.unused_options) {
+    std::cerr << "tband conv: warning: " << tick_option_warning(unused) << "\n";
   }
   for (const std::string& conflict : schemas.conflicts()) {
     std::cerr << "tband conv: warning: " << conflict << "\n";

@@ -126,6 +126,20 @@ std::uint64_t given_count(const nlohmann::json& request, const std::string& key,
   return value->get<std::uint64_t>();
 }
 
+// A tick option that did nothing, in the page's terms (its Tick and ThreadX
+// clock fields); the CLI names its flags instead (cli/tick_option_warning.cpp).
+std::string tick_option_warning(const UnusedTickOption& unused) {
+  switch (unused.option) {
+    case UnusedTickOption::Option::kTsResolution:
+      return "the Tick length has no effect on " + unused.input +
+             ", a ThreadX trace buffer: give its timer's rate as the ThreadX clock";
+    case UnusedTickOption::Option::kThreadxClock:
+      return "the ThreadX clock has no effect on tband traces (" + unused.input +
+             "): their tick length is in the trace, or given as the Tick length";
+  }
+  return "a tick option has no effect on " + unused.input;  // not reached: every option is named above
+}
+
 nlohmann::json convert_request(const nlohmann::json& request) {
   ConversionOptions conversion;
   std::unique_ptr<SchemaSet> schemas;
@@ -200,6 +214,10 @@ nlohmann::json convert_request(const nlohmann::json& request) {
     return {{"exit_code", kExitOutput}, {"error", e.what()}};
   }
   const ConversionResult& r = analysis.result;
+  std::vector<std::string> unused_options;
+  for (const UnusedTickOption& unused : r.unused_options) {
+    unused_options.push_back(tick_option_warning(unused));
+  }
   return {{"exit_code", kExitOk},
           {"events", r.events},
           {"tracks", r.tracks},
@@ -215,7 +233,7 @@ nlohmann::json convert_request(const nlohmann::json& request) {
           {"diagnostics", diagnostics_json(r.diagnostics)},
           {"diagnostics_text", r.diagnostics.summary()},
           {"notes", r.notes},
-          {"unused_options", r.unused_options},
+          {"unused_options", unused_options},
           {"schema_notes", schemas->notes()},
           {"schema_conflicts", schemas->conflicts()},
           {"stats", request.value("stats", true) ? nlohmann::json::parse(format_stats_json(analysis.stats))

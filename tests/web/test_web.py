@@ -71,9 +71,17 @@ class WebCase(unittest.TestCase):
         self.assertIn(f"; {summary['tracks']} tracks", line)
         self.assertIn(f"; {summary['dropped_events']} dropped on the target", line)
         self.assertIn(summary["diagnostics_text"], native.stderr)
-        warnings = [w for w in native.stderr.splitlines() if w.startswith("tband conv: warning: ")]
-        self.assertEqual(warnings, ["tband conv: warning: " + w
-                                    for w in summary["unused_options"] + summary["schema_conflicts"]])
+        # The same warnings, one for one: schema conflicts in the CLI's words, tick options in the page's.
+        warnings = [w.removeprefix("tband conv: warning: ") for w in native.stderr.splitlines()
+                    if w.startswith("tband conv: warning: ")]
+        unused = summary["unused_options"]
+        self.assertEqual(warnings[len(unused):], summary["schema_conflicts"])
+        self.assertEqual(len(warnings), len(unused) + len(summary["schema_conflicts"]))
+        page_terms = {"--ts-resolution-ns": "the Tick length", "--threadx-clock-hz": "the ThreadX clock"}
+        for cli_text, page_text in zip(warnings, unused):
+            flag = cli_text.split()[0]
+            self.assertTrue(page_text.startswith(page_terms[flag] + " has no effect on "), (cli_text, page_text))
+            self.assertNotIn("--", page_text)
         return native, summary
 
     def assertSameError(self, inputs, *options):
@@ -159,12 +167,13 @@ class WebSameOutput(WebCase):
         self.assertEqual([d["id"] for d in summary["diagnostics"]], ["no_timestamp_resolution"])
 
     def test_a_threadx_buffer_with_the_tick_given(self):
-        # The tick length is for tband traces: said, as the CLI says it, and the buffer converts as without it.
+        # The tick length is for tband traces: said as the CLI says it, in the page's terms, and the buffer
+        # converts as without it.
         trx = str(ROOT / "tests/threadx/vectors/linux_le32.trx")
         native, summary = self.assertSame([trx], "--ts-resolution-ns", "1000")
         self.assertEqual(summary["unused_options"], [
-            "--ts-resolution-ns has no effect on linux_le32.trx, a ThreadX trace buffer: "
-            "give its timer's rate with --threadx-clock-hz"])
+            "the Tick length has no effect on linux_le32.trx, a ThreadX trace buffer: "
+            "give its timer's rate as the ThreadX clock"])
         _, plain = self.assertSame([trx])
         self.assertEqual(plain["unused_options"], [])
         self.assertEqual(plain["events"], summary["events"])
@@ -176,10 +185,12 @@ class WebSameOutput(WebCase):
         _, slow = self.assertSame([trx])
         self.assertEqual(fast["duration_ns"] * 2, slow["duration_ns"])
         self.assertEqual(fast["unused_options"], [])
-        # On a tband trace: said, as the CLI says it.
+        # On a tband trace: said as the CLI says it, in the page's terms.
         _, summary = self.assertSame([str(VECTORS / "demo_qemu_uart.bin")], "--threadx-clock-hz", "2000000")
         self.assertEqual(len(summary["unused_options"]), 1)
-        self.assertIn("--threadx-clock-hz has no effect on tband traces", summary["unused_options"][0])
+        self.assertEqual(summary["unused_options"], [
+            "the ThreadX clock has no effect on tband traces (demo_qemu_uart.bin): their tick length is in the "
+            "trace, or given as the Tick length"])
 
     def test_stats_are_those_of_stats_json(self):
         trace = VECTORS / "demo_qemu_uart.bin"
