@@ -21,8 +21,9 @@ namespace tband::cli {
 
 namespace {
 
-// A TCP port to listen on (0 would pick one at random, printed nowhere useful).
-const CLI::Range kPortRange{1, 65535, "PORT"};
+// A TCP port to listen on; 0 takes a free one, which the printed link names
+// (so scripts and tests need not guess a free port and race for it).
+const CLI::Range kPortRange{0, 65535, "PORT"};
 
 constexpr const char* kExamples = R"(
 Examples:
@@ -104,7 +105,7 @@ int run(int argc, char** argv) {
       ->needs(conv_cmd->get_option("--vcd"));
   conv_cmd->add_flag("--open", conv.open, "Serve the trace and open it in ui.perfetto.dev in a browser");
   conv_cmd->add_flag("--serve", conv.serve, "Serve the trace to ui.perfetto.dev and print the link");
-  conv_cmd->add_option("--port", conv.port, "Port for --serve/--open")->check(kPortRange)->capture_default_str();
+  conv_cmd->add_option("--port", conv.port, "Port for --serve/--open (0: a free one, named in the printed link)")->check(kPortRange)->capture_default_str();
   CLI::Option* strict = conv_cmd->add_flag("--strict", conv.strict, "Exit with code 1 if the trace has any warning (for CI)");
   add_allow_option(*conv_cmd, conv.allow, "With --strict, tolerate warnings of this kind");
   conv_cmd->get_option("--allow")->needs(strict);
@@ -148,7 +149,7 @@ int run(int argc, char** argv) {
       "serve", "Serve a converted trace from 127.0.0.1 with a page that opens it in ui.perfetto.dev");
   CLI::Option* serve_file_opt =
       serve_cmd->add_option("file", serve.file, "The .pftrace (or .json) file")->check(CLI::ExistingFile);
-  serve_cmd->add_option("-p,--port", serve.port, "Port to listen on")->check(kPortRange)->capture_default_str();
+  serve_cmd->add_option("-p,--port", serve.port, "Port to listen on (0: a free one, named in the printed link)")->check(kPortRange)->capture_default_str();
   serve_cmd->add_flag("--once", serve.once, "Stop after the trace has been fetched once (by the page)");
   serve_cmd->add_flag("--open", serve.open, "Also open the page in a browser");
   CLI::Option* serve_web_opt =

@@ -2,7 +2,7 @@
 through `protoc --decode` as a user would see it, re-encoding `dump --json`
 lines with the schema."""
 import os
-import socket
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -43,10 +43,14 @@ class TempDir:
         self._dir.cleanup()
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def served_port(first_line: str) -> int:
+    """The port a `serve --port 0` (or `conv --serve --port 0`) took, from the
+    link it prints first: the server binds it itself, so no other process can
+    take it between a test's pick and the bind."""
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", first_line)
+    if match is None:
+        raise AssertionError(f"no http://127.0.0.1:PORT/ link in {first_line!r}")
+    return int(match.group(1))
 
 
 # ---- protoc text format -> nested dicts -------------------------------------------

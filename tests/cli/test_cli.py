@@ -14,7 +14,7 @@ import unittest
 import urllib.request
 from pathlib import Path
 
-from tests.cli.support import (TBAND, SchemaEncoder, TempDir, TraceView, free_port, make_trace, run)
+from tests.cli.support import (TBAND, SchemaEncoder, TempDir, TraceView, make_trace, run, served_port)
 
 
 def non_utf8_trace(base, path):
@@ -330,19 +330,20 @@ class Serve(CliTestCase):
             return response.headers, response.read()
 
     def read_url(self, proc, name):
-        """The trace's URL, from the page's URL that serve prints first."""
+        """The trace's URL and the port, from the page's URL that serve prints
+        first (once it listens)."""
         line = proc.stdout.readline().decode()
         self.assertTrue(line.startswith("Open in Perfetto: http://127.0.0.1:"), line)
-        return line.strip().split(": ", 1)[1] + name
+        return line.strip().split(": ", 1)[1] + name, served_port(line)
 
     def test_serve_once_over_loopback(self):
         out = self.tmp / "served.pftrace"
         self.assertExit(run(["conv", str(self.trace("baremetal")), "-o", str(out)]), 0)
-        port = free_port()
-        proc = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port), "--once"],
+        proc = subprocess.Popen([TBAND, "serve", str(out), "--port", "0", "--once"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            url = self.read_url(proc, "served.pftrace")
+            url, port = self.read_url(proc, "served.pftrace")
+            self.assertNotEqual(port, 0)
             self.assertEqual(url, f"http://127.0.0.1:{port}/served.pftrace")
             self.fetch(f"http://127.0.0.1:{port}/")  # the page is no fetch of the trace
             headers, body = self.fetch(url)
@@ -359,15 +360,15 @@ class Serve(CliTestCase):
     def test_conv_serve(self):
         """Without -o the served trace is a scratch file in $TMPDIR, gone once
         serving stops (it was left there, one per run)."""
-        port = free_port()
         scratch = self.tmp / "scratch"
         scratch.mkdir()
-        proc = subprocess.Popen([TBAND, "conv", str(self.trace("baremetal")), "--serve", "--port", str(port)],
+        proc = subprocess.Popen([TBAND, "conv", str(self.trace("baremetal")), "--serve", "--port", "0"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 env=dict(os.environ, TMPDIR=str(scratch)))
         try:
-            page_url = proc.stdout.readline().decode().strip().split(": ", 1)[1]
-            self.assertEqual(page_url, f"http://127.0.0.1:{port}/")
+            line = proc.stdout.readline().decode()
+            page_url = line.strip().split(": ", 1)[1]
+            self.assertEqual(page_url, f"http://127.0.0.1:{served_port(line)}/")
             served = list(scratch.iterdir())
             self.assertEqual(len(served), 1, served)
             self.assertRegex(served[0].name, r"^tband-\w{6}\.pftrace$")
@@ -388,7 +389,7 @@ class Serve(CliTestCase):
 
     def test_conv_serve_says_where_its_scratch_file_cannot_go(self):
         missing = self.tmp / "no" / "such"
-        proc = subprocess.run([TBAND, "conv", str(self.trace("baremetal")), "--serve", "--port", str(free_port())],
+        proc = subprocess.run([TBAND, "conv", str(self.trace("baremetal")), "--serve", "--port", "0"],
                               capture_output=True, text=True, timeout=30, env=dict(os.environ, TMPDIR=str(missing)))
         self.assertEqual(proc.returncode, 4, proc.stderr)
         self.assertIn(f"cannot create a temporary file in {missing} (No such file or directory) for --serve",
@@ -397,12 +398,11 @@ class Serve(CliTestCase):
     def test_any_port_serves_the_page_that_opens_the_trace(self):
         out = self.tmp / "served.pftrace"
         out.write_bytes(b"trace bytes")
-        port = free_port()
-        self.assertNotEqual(port, 9001)
-        proc = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port)],
+        proc = subprocess.Popen([TBAND, "serve", str(out), "--port", "0"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            url = self.read_url(proc, "served.pftrace")
+            url, port = self.read_url(proc, "served.pftrace")
+            self.assertNotEqual(port, 9001)
             headers, page = self.fetch(f"http://127.0.0.1:{port}/")
             self.assertTrue(headers["Content-Type"].startswith("text/html"))
             page = page.decode()
@@ -432,7 +432,7 @@ class Serve(CliTestCase):
         proc = subprocess.Popen([TBAND, "serve", str(out), "--port", "9001"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            self.assertEqual(self.read_url(proc, "served.pftrace"), "http://127.0.0.1:9001/served.pftrace")
+            self.assertEqual(self.read_url(proc, "served.pftrace"), ("http://127.0.0.1:9001/served.pftrace", 9001))
             self.assertEqual(proc.stdout.readline().decode().strip(),
                              "Or the UI's own link (port 9001 only): "
                              "https://ui.perfetto.dev/#!/?url=http://127.0.0.1:9001/served.pftrace")
@@ -446,13 +446,12 @@ class Serve(CliTestCase):
 
     def test_serve_errors(self):
         self.assertExit(run(["serve", str(self.tmp / "missing.pftrace")]), 2)
-        port = free_port()
         out = self.tmp / "x.pftrace"
         out.write_bytes(b"x")
-        blocker = subprocess.Popen([TBAND, "serve", str(out), "--port", str(port)],
+        blocker = subprocess.Popen([TBAND, "serve", str(out), "--port", "0"],
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:
-            self.read_url(blocker, "x.pftrace")
+            _, port = self.read_url(blocker, "x.pftrace")  # held by the blocker until it ends
             proc = run(["serve", str(out), "--port", str(port)], timeout=10)
             self.assertExit(proc, 4)
             self.assertIn("port in use", proc.stderr)

@@ -16,7 +16,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from tests.cli.support import TBAND, free_port, run
+from tests.cli.support import TBAND, run, served_port
 from tests.cli.test_analysis import CHROMIUM_FLAGS, find_chromium
 from tests.cli.test_cli import CliTestCase
 
@@ -81,13 +81,14 @@ class ServePage(CliTestCase):
         trace = self.tmp / "demo trace.pftrace"  # a space: the served name becomes demo_trace.pftrace
         self.assertExit(run(["conv", str(self.trace("freertos")), "-o", str(trace)]), 0)
         stand_in = StandIn(self)
-        port = free_port()
-        server = subprocess.Popen([TBAND, "serve", str(trace), "--port", str(port), "--once",
+        server = subprocess.Popen([TBAND, "serve", str(trace), "--port", "0", "--once",
                                    "--ui-url", stand_in.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         profile = tempfile.mkdtemp(prefix="tband_chromium_", dir=self.tmp.path)
         browser = None
         try:
-            page = server.stdout.readline().decode().strip().split(": ", 1)[1]
+            line = server.stdout.readline().decode()
+            port = served_port(line)
+            page = line.strip().split(": ", 1)[1]
             self.assertEqual(page, f"http://127.0.0.1:{port}/")
             # A browser that stays open (the debugging port keeps it running)
             # until the stand-in got the trace; pop-ups allowed, as after a click.
@@ -136,11 +137,11 @@ class ServeWeb(CliTestCase):
         (site / "schema.json").write_text("{}")
         (self.tmp / "secret.txt").write_text("not served")
         (site / "escape.txt").symlink_to(self.tmp / "secret.txt")
-        port = free_port()
-        proc = subprocess.Popen([TBAND, "serve", "--web", str(site), "--port", str(port)],
+        proc = subprocess.Popen([TBAND, "serve", "--web", str(site), "--port", "0"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             line = proc.stdout.readline().decode().strip()
+            port = served_port(line)
             self.assertEqual(line, f"Web converter: http://127.0.0.1:{port}/")
             base = f"http://127.0.0.1:{port}"
             self.assertEqual(self.fetch(base + "/"),
@@ -167,7 +168,7 @@ class ServeWeb(CliTestCase):
         self.assertIn("give the trace file to serve (or --web", proc.stderr)
         self.assertExit(run(["serve", "--web", str(self.tmp), str(trace)]), 2)
         self.assertExit(run(["serve", "--web", str(self.tmp), "--once"]), 2)
-        proc = run(["serve", "--web", str(self.tmp / "missing"), "--port", str(free_port())])
+        proc = run(["serve", "--web", str(self.tmp / "missing"), "--port", "0"])
         self.assertExit(proc, 2)
         self.assertIn("not a directory", proc.stderr)
 
