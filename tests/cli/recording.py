@@ -11,6 +11,7 @@ import socket
 import subprocess
 import threading
 import time
+import unittest
 from pathlib import Path
 
 from .support import TBAND
@@ -123,11 +124,20 @@ class TraceServer:
         self.listener.close()
 
 
-def unused_port() -> int:
-    """A port nobody listens on: bound and released again."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def reserve_port(test: unittest.TestCase) -> int:
+    """A port on 127.0.0.1 that nobody listens on, held until `test` ends.
+
+    The socket stays bound (not listening), so a connection to the port is
+    refused and no other process's bind takes it meanwhile: a port that was
+    merely free when picked could be another test's by the time it is used.
+    It has SO_REUSEADDR, as do the listeners the tests start on it later
+    (TraceServer, QEMU's socket chardev, socket.create_server): Linux lets a
+    second such socket bind and listen while the first does not listen."""
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    holder.bind(("127.0.0.1", 0))
+    test.addCleanup(holder.close)
+    return holder.getsockname()[1]
 
 
 def frame_ends(data: bytes) -> list[int]:

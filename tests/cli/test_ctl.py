@@ -10,7 +10,7 @@ import pty
 import threading
 import unittest
 
-from .recording import TIMEOUT, Recording, TraceServer, unused_port, wait_for
+from .recording import TIMEOUT, Recording, TraceServer, reserve_port, wait_for
 from .support import SchemaEncoder, TempDir, crc16, run
 
 ENCODER = SchemaEncoder()
@@ -180,7 +180,7 @@ class Ctl(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
 
     def test_nobody_listening_is_exit_3(self) -> None:
-        result = run(["ctl", f"tcp:127.0.0.1:{unused_port()}", "stop", "--connect-timeout", "300ms"])
+        result = run(["ctl", f"tcp:127.0.0.1:{reserve_port(self)}", "stop", "--connect-timeout", "300ms"])
         self.assertEqual(result.returncode, 3)
         self.assertIn("could not connect within 300 ms", result.stderr)
 

@@ -12,7 +12,7 @@ import time
 import unittest
 from pathlib import Path
 
-from .recording import unused_port
+from .recording import reserve_port
 from .support import TBAND, run
 from .test_cli import CliTestCase
 
@@ -221,7 +221,7 @@ class OutputFiles(CliTestCase):
 
     def test_record_that_never_connects_keeps_existing_files(self):
         out, pf = self.keep("rec.bin"), self.keep("rec.pftrace")
-        proc = run(["record", f"tcp:127.0.0.1:{unused_port()}", "-o", str(out), "--pftrace", str(pf),
+        proc = run(["record", f"tcp:127.0.0.1:{reserve_port(self)}", "-o", str(out), "--pftrace", str(pf),
                     "--connect-timeout", "300ms", "--quiet"], timeout=30)
         self.assertExit(proc, 3)
         self.assertUnchanged(out)
@@ -229,7 +229,7 @@ class OutputFiles(CliTestCase):
 
     def test_record_output_that_is_also_the_conversion_is_refused(self):
         out = self.keep("rec.bin")
-        proc = run(["record", f"tcp:127.0.0.1:{unused_port()}", "-o", str(out), "--json", str(out),
+        proc = run(["record", f"tcp:127.0.0.1:{reserve_port(self)}", "-o", str(out), "--json", str(out),
                     "--connect-timeout", "300ms"], timeout=30)
         self.assertExit(proc, 2)
         self.assertUnchanged(out)

@@ -11,7 +11,7 @@ import termios
 import unittest
 from pathlib import Path
 
-from .recording import Recording, TraceServer, cut_inside_frame, file_size, frame_ends, unused_port, wait_for
+from .recording import Recording, TraceServer, cut_inside_frame, file_size, frame_ends, reserve_port, wait_for
 from .support import TBAND, TempDir, make_trace, run
 
 
@@ -135,13 +135,13 @@ class Tcp(RecordTestCase):
 
     def test_a_server_that_never_answers(self) -> None:
         out = self.out("never.bin")
-        rec = self.record(f"tcp:127.0.0.1:{unused_port()}", "-o", out, "--connect-timeout", "300ms")
+        rec = self.record(f"tcp:127.0.0.1:{reserve_port(self)}", "-o", out, "--connect-timeout", "300ms")
         self.assertEqual(rec.finish(), 3, rec.stderr())
         self.assertRegex(rec.stderr(), r"error: tcp:127\.0\.0\.1:\d+: could not connect within [\d.]+ s "
                                        r"\(127\.0\.0\.1:\d+: Connection refused\); see --connect-timeout")
 
     def test_a_server_that_comes_up_late(self) -> None:
-        port = unused_port()
+        port = reserve_port(self)
         out = self.out("late.bin")
         rec = self.record(f"tcp:127.0.0.1:{port}", "-o", out, "--connect-timeout", "120s")
         rec.wait_for_message("waiting for it")

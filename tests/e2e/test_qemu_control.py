@@ -14,7 +14,7 @@ import pty
 import subprocess
 import unittest
 
-from tests.cli.recording import Recording, unused_port, wait_for
+from tests.cli.recording import Recording, reserve_port, wait_for
 
 from . import qemu
 from .support import FirmwareTestCase
@@ -105,7 +105,7 @@ class QemuControlTest(FirmwareTestCase):
             raise AssertionError(f"{cls.elf} was not built")
 
     def test_attach_late_get_names_stop_and_restart(self) -> None:
-        port = unused_port()
+        port = reserve_port(self)
         live = self.out / "control.bin"
         chardev = f"socket,id=uart0,host=127.0.0.1,port={port},server=on,wait=off"
         emulator = subprocess.Popen(

@@ -22,7 +22,7 @@ import time
 import unittest
 from pathlib import Path
 
-from tests.cli.recording import Recording, unused_port
+from tests.cli.recording import Recording, reserve_port
 
 from . import qemu
 from .support import path_from_env, require_qemu_and_firmware
@@ -113,7 +113,7 @@ class QemuLinkIntegrityTest(unittest.TestCase):
         cli = path_from_env("TBAND_CLI")
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp)
-            qemu_port, proxy_port = unused_port(), unused_port()
+            qemu_port, proxy_port = reserve_port(self), reserve_port(self)
             proxy = LossyProxy(proxy_port, qemu_port, seed=26)
             proxy.start()
             chardev = f"socket,id=uart0,host=127.0.0.1,port={qemu_port},server=on,wait=on"

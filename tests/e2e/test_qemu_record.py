@@ -16,7 +16,7 @@ from __future__ import annotations
 import subprocess
 import unittest
 
-from tests.cli.recording import Recording, unused_port
+from tests.cli.recording import Recording, reserve_port
 
 from . import qemu
 from .support import FirmwareTestCase
@@ -26,7 +26,7 @@ class QemuRecordTest(FirmwareTestCase):
     def test_live_recording_equals_the_file_capture(self) -> None:
         elf = self.firmware / "demo_streaming.elf"
         sent = self.out / "sent.bin"  # every byte the firmware wrote to the UART's chardev
-        port = unused_port()
+        port = reserve_port(self)
         live = self.out / "live.bin"
         pftrace = self.out / "live.pftrace"
         # QEMU waits for the connection before it starts the firmware; tband

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import unittest
 
-from tests.cli.recording import Recording, unused_port
+from tests.cli.recording import Recording, reserve_port
 from tests.cli.view_client import (assert_figures_match, chromium, find_chromium, page_figures, view_url,
                                    wait_for_viewers)
 
@@ -35,7 +35,7 @@ class QemuViewTest(FirmwareTestCase):
 
     def test_view_of_the_demo_shows_what_tband_stats_says(self) -> None:
         sent = self.out / "sent.bin"
-        port = unused_port()
+        port = reserve_port(self)
         live = self.out / "live.bin"
         # tband first: it keeps trying until QEMU listens, and the browsers
         # attach to its view before QEMU starts the firmware.
