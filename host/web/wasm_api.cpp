@@ -110,18 +110,17 @@ nlohmann::json stats_tables_json(const TraceStats& stats) {
 }
 
 // The whole number under `key` (e.g. ts_resolution_ns), checked as the CLI
-// checks its option (--ts-resolution-ns); 0 or absent: not given, 0.
-std::uint64_t given_count(const nlohmann::json& request, const std::string& key, std::uint64_t max,
+// checks its option (--ts-resolution-ns) but named by the page's field (the
+// Tick length), which is what the user typed it into; 0 or absent: not given.
+std::uint64_t given_count(const nlohmann::json& request, const std::string& key, const char* field, std::uint64_t max,
                           const char* unit) {
   const auto value = request.find(key);
   if (value == request.end()) {
     return 0;
   }
   if (!value->is_number_unsigned() || value->get<std::uint64_t>() > max) {
-    std::string option = "--" + key;
-    std::replace(option.begin(), option.end(), '_', '-');
-    throw UsageError(option + " " + value->dump() + ": give a whole number of " + unit + " from 1 to " +
-                     std::to_string(max));
+    throw UsageError(std::string{"the "} + field + " is " + value->dump() + ": give a whole number of " + unit +
+                     " from 1 to " + std::to_string(max));
   }
   return value->get<std::uint64_t>();
 }
@@ -158,9 +157,10 @@ nlohmann::json convert_request(const nlohmann::json& request) {
     conversion.interpreter.core_count = request.value("core_count", cores);
     // As the CLI's --ts-resolution-ns (cli/ts_resolution_option.cpp) and --threadx-clock-hz.
     conversion.interpreter.assumed_ns_per_ts =
-        given_count(request, "ts_resolution_ns", InterpreterOptions::kMaxAssumedNsPerTs, "nanoseconds");
+        given_count(request, "ts_resolution_ns", "Tick length", InterpreterOptions::kMaxAssumedNsPerTs, "nanoseconds");
     if (const std::uint64_t hz =
-            given_count(request, "threadx_clock_hz", ConversionOptions::kMaxThreadxClockHz, "ticks per second");
+            given_count(request, "threadx_clock_hz", "ThreadX clock", ConversionOptions::kMaxThreadxClockHz,
+                        "ticks per second");
         hz != 0) {
       conversion.threadx_clock_hz = hz;
     }

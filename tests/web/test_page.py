@@ -126,6 +126,8 @@ class WebPageInChromium(unittest.TestCase):
                            "screenshot": "web-tick-given.png"},
             "threadx_tick": {"files": [ROOT / "tests/threadx/vectors/linux_le32.trx"], "settings": {"tick": "1000"},
                              "screenshot": "web-threadx-tick.png"},
+            "tick_fraction": {"files": [tmp / "joined_late.bin"], "settings": {"mode": "bare-metal", "tick": "1.5"},
+                              "screenshot": "web-tick-fraction.png"},
             # Its own name: the threadx_tick job downloaded linux_le32.pftrace already.
             "threadx_clock": {"files": [tmp / "threadx_clock.trx"],
                               "settings": {"threadx-hz": "2000000"}, "screenshot": "web-threadx-clock.png"},
@@ -230,6 +232,13 @@ class WebPageInChromium(unittest.TestCase):
         self.assertEqual(page["warnings"], ["warning: the Tick length has no effect on linux_le32.trx, a ThreadX trace "
                                             "buffer: give its timer's rate as the ThreadX clock"])
         self.assertEqual(self.page("demo")["warnings"], [])
+
+    def test_a_tick_length_that_is_no_whole_number_is_an_error_about_the_field(self):
+        # The CLI names its flag (--ts-resolution-ns); the page names the field the number was typed into.
+        page = self.page("tick_fraction")
+        self.assertEqual(page["state"], "error", page)
+        self.assertEqual(page["error"], "tband conv: error: the Tick length is 1.5: give a whole number of "
+                                        "nanoseconds from 1 to 3600000000000 (exit code 2)")
 
     def test_the_threadx_clock_given_on_the_page(self):
         # The ThreadX clock field reaches the converter: the CLI's bytes with --threadx-clock-hz.

@@ -222,12 +222,17 @@ class WebSameErrors(WebCase):
         self.assertEqual(summary["error"], "demo.bin.gz: compressed input (gzip): this build cannot decompress it, "
                                            "decompress it first")
 
+    # A bad number is a usage error on both sides, each naming where it was
+    # typed: the CLI its flag, the page its field (no flag the user never saw).
     def test_a_tick_out_of_range_is_a_usage_error(self):
         trace = str(VECTORS / "reference_baremetal.bin")
         for bad in ("3600000000001", "-5", "1.5"):
-            _, summary, _, _ = self.both([trace], "--ts-resolution-ns", bad)
+            native, summary, _, _ = self.both([trace], "--ts-resolution-ns", bad)
             self.assertEqual(summary["exit_code"], 2, summary)
-            self.assertIn("--ts-resolution-ns", summary["error"])
+            self.assertEqual(native.returncode, 2, native.stderr)
+            self.assertIn("--ts-resolution-ns", native.stderr)
+            self.assertEqual(summary["error"], f"the Tick length is {bad}: give a whole number of nanoseconds "
+                                               "from 1 to 3600000000000")
 
     def test_a_threadx_clock_out_of_range_is_a_usage_error(self):
         trx = str(ROOT / "tests/threadx/vectors/linux_le32.trx")
@@ -235,7 +240,9 @@ class WebSameErrors(WebCase):
             native, summary, _, _ = self.both([trx], "--threadx-clock-hz", bad)
             self.assertEqual(summary["exit_code"], 2, summary)
             self.assertEqual(native.returncode, 2, native.stderr)
-            self.assertIn("--threadx-clock-hz", summary["error"])
+            self.assertIn("--threadx-clock-hz", native.stderr)
+            self.assertEqual(summary["error"], f"the ThreadX clock is {bad}: give a whole number of ticks per second "
+                                               "from 1 to 10000000000")
 
     def test_same_core_twice_is_a_usage_error(self):
         trace = str(VECTORS / "demo_qemu_uart.bin")
