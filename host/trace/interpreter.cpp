@@ -52,7 +52,9 @@ TraceInterpreter::TraceInterpreter(Timeline& timeline, Diagnostics& diagnostics,
   Core* active = origin.core < active_cores_.size() ? active_cores_[origin.core] : nullptr;
   Core& c = active != nullptr ? *active : core(origin.core, origin);
   ts_ns = c.last_ts_ns;
-  if (origin.has_ts) {
+  // A core_id at tick 0 is no time: the runtime stamps every start's core_id
+  // frames 0 (as the reference does), so a second start is no clock going back.
+  if (origin.has_ts && (sets_time_span || origin.ts != 0)) {
     const std::uint64_t ts = origin.ts;
     if (!have_resolution_ && ts != 0) {
       // Tick 0 is 0 ns at any resolution (the runtime stamps core_id 0 and

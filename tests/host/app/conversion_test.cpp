@@ -131,6 +131,31 @@ TEST(Conversion, OnlyEventsAfterTickZeroNeedTheResolutionFirst) {
       << diagnosed.result.diagnostics.summary();
 }
 
+// Every start sends core_id stamped 0 again: a stop and a second start is no
+// clock going back (`tband check` failed such a trace on timestamp_backwards),
+// and the events after it keep their order; a real step back still counts.
+TEST(Conversion, ASecondStartsCoreIdAtTickZeroIsNoTimeGoingBack) {
+  TraceBuilder t;
+  t.add([](std::uint8_t* b) { return enc::encode_core_id(b, 0, 0); })
+      .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_name(b, 1, "tick"); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 100, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_exit(b, 200, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_core_id(b, 0, 0); })  // the second start
+      .add([](std::uint8_t* b) { return enc::encode_ts_resolution_ns(b, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 300, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_exit(b, 400, 1); })
+      .add([](std::uint8_t* b) { return enc::encode_isr_enter(b, 350, 1); });  // back in time
+  const Converted c = convert_trace(t, "second_start");
+  const Diagnostics& d = c.result.diagnostics;
+  EXPECT_EQ(d.count(DiagnosticKind::kTimestampBackwards), 1u) << d.summary();
+  EXPECT_NE(d.summary().find("ts 350 after ts 400"), std::string::npos) << d.summary();
+  const auto& slices = c.view.track("tick", "Core 0").slices;
+  ASSERT_GE(slices.size(), 2u);
+  EXPECT_EQ(slices.at(0).begin_ns, 100u);
+  EXPECT_EQ(slices.at(1).begin_ns, 300u);
+}
+
 // A late resolution of 1 ns per tick confirms how the events before it were
 // read: nothing to report (a core that named its things after the start).
 TEST(Conversion, ALateResolutionOfOneNanosecondChangesNothing) {
