@@ -21,8 +21,10 @@ namespace {
 
 // The next sequence number of each core, and the core whose numbers the
 // frames take: the calling core's, except while a start replays another
-// core's metadata after a core_id naming it (the host follows core_id), and
-// core 0's before the start's first core_id (the host's count starts there).
+// core's metadata after a core_id naming it (the host follows core_id).
+// Before the start's first core_id they are the starting core's too: the
+// host counts them as the core its stream last named, which in the starting
+// core's own stream (a per-core file, FILE@core) is that core.
 std::uint16_t g_link_seq[kCores];
 unsigned g_link_core = kNoLinkCore;
 // One frame with its trailer, per core (used inside the core's critical section,
@@ -309,15 +311,15 @@ bool compact_start_dropped() noexcept {
   }
 }
 
-// Integrity on: link_integrity first, then the metadata, numbered as core
-// 0's until the first core_id (where the host's count starts); every other
-// core announces integrity again before its first frame (link_stream()).
+// Integrity on: link_integrity first, then the metadata, numbered as the
+// starting core's until the first core_id; every other core announces
+// integrity again before its first frame (link_stream()).
 bool send_start_frames() noexcept {
   if constexpr (!rt::backend::kLinkIntegrity) {
     return compact_start_dropped() || send_metadata();
   } else {
     rt::backend::link_started(rt::current_core());
-    rt::backend::set_link_core(0);
+    rt::backend::set_link_core(rt::current_core());
     const bool dropped = failed(send_start_report(kLinkCrcBits, enc::LinkIntegrity::kSpec, kLinkSeqBits)) ||
                          compact_start_dropped() || send_metadata();
     rt::backend::set_link_core(rt::backend::kNoLinkCore);

@@ -112,6 +112,53 @@ TEST_F(LinkIntegrity, EveryCoresStreamAnnouncesItAndDecodesAsWithout) {
   }
 }
 
+// What the host's check finds in a stream it reads as `core`'s, as the CLI
+// reads a per-core file given as FILE@core.
+tband::LinkCheck::Totals link_totals_as(std::span<const std::uint8_t> bytes, std::uint32_t core) {
+  tband::CobsDeframer deframer;
+  tband::LinkCheck link(core);
+  const auto pass = [&](const tband::RawFrame& frame) { link.pass(frame, [](const tband::RawFrame&) {}); };
+  deframer.feed(bytes, pass);
+  deframer.finish(pass);
+  return link.totals();
+}
+
+// A start on core 1 numbers its frames before the first core_id as core 1's:
+// the host reads core 1's stream as core 1's (FILE@1) and counts them so. They
+// were core 0's numbers, and every later frame of core 1 was "stale".
+TEST_F(LinkIntegrity, AStartOnAnotherCoreNumbersItsFirstFramesAsItsOwn) {
+  tband_isr_name(7, "uart");
+  ASSERT_EQ(tband_start_streaming(), 0);
+  for (std::uint64_t i = 0; i < 50; ++i) {  // core 0's numbers run ahead of core 1's
+    tband_host_set_time(10 + i);
+    tband_isr_enter(7);
+  }
+  std::thread([] {
+    tband_host_set_core_id(1);
+    tband_host_set_time(100);
+    tband_isr_enter(7);
+    ASSERT_EQ(tband_stop_streaming(), 0);
+    ASSERT_EQ(tband_start_streaming(), 0);
+    for (std::uint64_t i = 0; i < 5; ++i) {
+      tband_host_set_time(200 + i);
+      tband_isr_exit(7);
+    }
+  }).join();
+  tband_host_set_time(300);
+  tband_isr_exit(7);
+  ASSERT_EQ(tband_stop_streaming(), 0);
+
+  for (std::uint32_t core = 0; core < 2; ++core) {
+    SCOPED_TRACE("core " + std::to_string(core));
+    const tband::LinkCheck::Totals totals = link_totals_as(capture.bytes(core), core);
+    EXPECT_EQ(totals.lost, 0u);
+    EXPECT_EQ(totals.corrupt, 0u);
+    EXPECT_EQ(totals.stale, 0u);
+  }
+  const std::vector<std::string> core1 = decode(capture.bytes(1)).events;
+  EXPECT_EQ(std::count(core1.begin(), core1.end(), "isr_exit ts=204 isr_id=7"), 1);
+}
+
 TEST_F(LinkIntegrity, FramesTheHookDropsUseNoSequenceNumber) {
   ASSERT_EQ(tband_start_streaming(), 0);
   capture.set_drop_policy([](unsigned, std::size_t call) { return call % 3 == 2; });
