@@ -15,8 +15,10 @@ namespace tband {
 
 class StreamDecoder {
  public:
-  explicit StreamDecoder(std::size_t max_frame_len = CobsDeframer::kDefaultMaxFrameLen)
-      : deframer_(max_frame_len) {}
+  /// core: whose frames the stream starts with, as an input's "@core" says
+  /// (link integrity's numbers and compact timestamps' anchors are per core).
+  explicit StreamDecoder(std::size_t max_frame_len = CobsDeframer::kDefaultMaxFrameLen, std::uint32_t core = 0)
+      : deframer_(max_frame_len), link_(core), compact_(core) {}
 
   /// Calls sink(const DecodeResult&, const FrameLocation&) for every frame
   /// completed by this chunk, good or bad. String fields of the event view the

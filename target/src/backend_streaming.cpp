@@ -155,6 +155,27 @@ bool flush_staged_frames(bool count_drops) noexcept {
   return true;
 }
 
+#if tband_configCOMPACT_TIMESTAMPS == 1 && tband_portNUMBER_OF_CORES > 1
+// compact_timestamps (tag_bits 2, delta_bits 19: varints of one byte each),
+// sent by a core on its own stream when a start on another core asked it to
+// (compact_ts.hpp), with a trailer when integrity is on.
+bool compact_announcement_dropped() noexcept {
+  static_assert(compact_ts::kTagBits < 0x80 && compact_ts::kDeltaBits < 0x80 && enc::CompactTimestamps::kId != 0);
+  static constexpr std::uint8_t kFrame[] = {4, enc::CompactTimestamps::kId, compact_ts::kTagBits,
+                                            compact_ts::kDeltaBits, 0};
+  bool dropped = false;
+  if constexpr (kLinkIntegrity) {
+    dropped = link_stream(kFrame, sizeof kFrame);
+  } else {
+    dropped = tband_portBACKEND_STREAM_DATA(kFrame, sizeof kFrame);
+  }
+  if (!dropped) {
+    per_core(compact_ts::g_state, current_core()).announce = false;
+  }
+  return dropped;
+}
+#endif
+
 }  // namespace tband::rt::backend
 
 namespace {
@@ -298,14 +319,28 @@ bool send_metadata() noexcept {
 
 // Compact timestamps (compact_ts.hpp): every core's next timestamp is
 // absolute, and compact_timestamps says so, ahead of everything timestamped
-// (the metadata's reports). False when nothing was dropped; nothing without them.
+// (the metadata's reports); with several cores every other core says so on
+// its own stream (ask_others()). False when nothing was dropped; nothing
+// without them.
 inline constexpr std::uint32_t kCompactTagBits = rt::compact_ts::kTagBits;
 inline constexpr std::uint32_t kCompactDeltaBits = rt::compact_ts::kDeltaBits;
 bool compact_start_dropped() noexcept {
   if constexpr (!rt::compact_ts::kEnabled) {
     return false;
   } else {
-    rt::compact_ts::reset();
+    if constexpr (rt::kMultiCore) {
+      // A metadata resend runs while the other cores trace: each drops its
+      // own anchor when it takes the request.
+      const unsigned caller = rt::current_core();
+      if (rt::tracing_enabled()) {
+        rt::compact_ts::invalidate(caller);
+      } else {
+        rt::compact_ts::reset();
+      }
+      rt::compact_ts::ask_others(caller);
+    } else {
+      rt::compact_ts::reset();
+    }
     rt::compact_ts::g_announced = true;
     return failed(send_start_report(kCompactDeltaBits, enc::CompactTimestamps::kSpec, kCompactTagBits));
   }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "backend_session.hpp"
+#include "compact_ts.hpp"
 #include "core_frames.hpp"
 #include "metadata_buffer.hpp"
 
@@ -47,8 +48,27 @@ inline void set_link_core(unsigned) noexcept {}
 inline void link_started(unsigned) noexcept {}
 #endif
 
-/// The stream hook, through link_stream() when integrity is on.
+/// Compact timestamps, several cores: sends compact_timestamps on the
+/// calling core's stream (compact_ts.hpp, State::announce). True if the hook
+/// dropped it; it is then sent before the next frame.
+#if tband_configCOMPACT_TIMESTAMPS == 1 && tband_portNUMBER_OF_CORES > 1
+bool compact_announcement_dropped() noexcept;
+#else
+inline bool compact_announcement_dropped() noexcept { return false; }
+#endif
+inline bool compact_announcement_owed() noexcept {
+  return compact_ts::kEnabled && kMultiCore && per_core(compact_ts::g_state, current_core()).announce;
+}
+
+/// The stream hook, through link_stream() when integrity is on; first, if a
+/// start on another core asked for it, this core's compact_timestamps (a
+/// drop of it drops the frames too, so none goes out unannounced).
 __attribute__((always_inline)) inline bool stream_data(const std::uint8_t* data, std::size_t len) noexcept {
+  if constexpr (compact_ts::kEnabled && kMultiCore) {
+    if (__builtin_expect(compact_announcement_owed(), 0) && compact_announcement_dropped()) {
+      return true;
+    }
+  }
   if constexpr (kLinkIntegrity) {
     return link_stream(data, len);
   } else {

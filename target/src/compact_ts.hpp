@@ -23,6 +23,14 @@
 // drops (record_drop), a start or restart (reset: events while tracing is
 // off are not sent), and a metadata hook's timestamp, which only the reports
 // before it carry (ts_field()).
+//
+// Several cores: a stream per core, each read by the host on its own. The
+// core that starts (or resends the metadata) announces on its stream; every
+// other core is asked to (ask_others()) and takes the request in its next
+// field(), inside its own critical section: its anchor is dropped, so that
+// timestamp is absolute, and `announce` makes the stream hook's path send
+// compact_timestamps on that core's stream ahead of the frame
+// (backend_streaming.hpp). A core writes only its own State.
 #pragma once
 
 #include <cstdint>
@@ -35,8 +43,6 @@ inline constexpr bool kEnabled = tband_configCOMPACT_TIMESTAMPS == 1;
 inline constexpr unsigned kTagBits = 2;
 inline constexpr unsigned kShortDeltaBits = 12;  // 2 varint bytes with the tag
 inline constexpr unsigned kDeltaBits = 19;       // 3 varint bytes with the tag: the largest delta
-// One core: the announcement goes out on the starting core's stream only.
-static_assert(!kEnabled || !kMultiCore, "tband: tband_configCOMPACT_TIMESTAMPS supports one core (not done for more)");
 
 struct State {
   std::uint64_t anchor;
@@ -44,13 +50,38 @@ struct State {
   std::uint32_t epoch;  // 0 or 2: bit 1 of the field
   bool valid;
   bool far;             // the last event came 2^12 ticks or more after the one before
+  bool announce;        // several cores: compact_timestamps goes out on this core's stream before its next frame
 };
 inline State g_state[kCores];
 inline bool g_announced = false;  // compact_timestamps sent at a start: the host reads the fields so
+// Several cores: set by the core that starts, for every other one; taken
+// (relaxed atomics, as filter.hpp's words) by the core itself in field().
+inline bool g_asked_to_announce[kCores];
+
+/// Several cores, at a start or a metadata resend on core `caller` (state lock
+/// held): every other core announces on its own stream before its next
+/// timestamp, which is absolute; the caller announces itself.
+inline void ask_others(unsigned caller) noexcept {
+  if constexpr (kMultiCore) {
+    for (unsigned core = 0; core < kCores; ++core) {
+      __atomic_store_n(&g_asked_to_announce[core], core != caller, __ATOMIC_RELAXED);
+    }
+    per_core(g_state, caller).announce = false;
+  } else {
+    (void)caller;
+  }
+}
 
 /// The timestamp field of an event of `core` at time ts. Inside the core's critical section.
 inline std::uint64_t field(unsigned core, std::uint64_t ts) noexcept {
   State& s = per_core(g_state, core);
+  if constexpr (kMultiCore) {
+    if (__builtin_expect(__atomic_load_n(&g_asked_to_announce[core], __ATOMIC_RELAXED), 0)) {
+      __atomic_store_n(&g_asked_to_announce[core], false, __ATOMIC_RELAXED);
+      s.valid = false;
+      s.announce = true;
+    }
+  }
   constexpr std::uint64_t kShort = std::uint64_t{1} << kShortDeltaBits;
   const std::uint64_t delta = ts - s.anchor;
   const bool far = ts - s.last >= kShort;  // a time behind the last one too: then delta decides

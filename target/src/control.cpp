@@ -157,8 +157,13 @@ void acknowledge(std::uint8_t cmd, std::uint32_t status, std::uint32_t value) no
     rt::trace_event<enc::CtlAck::kMaxFramedLen>(core, ts, false, encode);
   } else {
 #if tband_configUSE_BACKEND_STREAMING == 1
-    std::uint8_t frame[enc::CtlAck::kMaxFramedLen];
-    (void)tband_portBACKEND_STREAM_DATA(frame, encode(frame));
+    // With several cores this core's stream may still owe its
+    // compact_timestamps (compact_ts.hpp): never an ack the host would read
+    // at a wrong time; the host asks again.
+    if (!rt::backend::compact_announcement_owed() || !rt::backend::compact_announcement_dropped()) {
+      std::uint8_t frame[enc::CtlAck::kMaxFramedLen];
+      (void)tband_portBACKEND_STREAM_DATA(frame, encode(frame));
+    }
 #endif
   }
   tband_portEXIT_CRITICAL_FROM_ANY();

@@ -18,6 +18,22 @@ namespace tband::test {
 
 inline constexpr int kCompactWorkloadCalls = 2000;
 
+/// The next of a run of pseudo-random 16-bit numbers (an LCG's high bits).
+inline std::uint32_t next_random(std::uint32_t& x) {
+  x = x * 1103515245u + 12345u;
+  return x >> 16;
+}
+
+/// The time step before call i (r: the call's random number): dense (0 to
+/// 996 ticks, now and then across the short delta's 4,096) and sparse (5,000
+/// to 25,000) in turns of 500 calls, and now and then 2^33.
+inline std::uint64_t compact_workload_step(int i, std::uint32_t r) {
+  if (r % 509 == 0) {
+    return std::uint64_t{1} << 33;
+  }
+  return (i / 500) % 2 == 1 ? 5000 + r % 20000 : r % 16 == 0 ? 3900 + r % 400 : r % 997;
+}
+
 inline void run_compact_workload(TraceCapture& capture) {
   tband_host_set_core_id(0);
   tband_host_set_clock(TBAND_HOST_CLOCK_MANUAL);
@@ -33,14 +49,8 @@ inline void run_compact_workload(TraceCapture& capture) {
   std::uint64_t t = 1000;
   std::uint32_t x = 1;
   for (int i = 0; i < kCompactWorkloadCalls; ++i) {
-    x = x * 1103515245u + 12345u;
-    const std::uint32_t r = x >> 16;
-    // Dense (0 to 996 ticks apart), sparse (5,000 to 25,000) in turns of 500 calls.
-    std::uint64_t step = (i / 500) % 2 == 1 ? 5000 + r % 20000 : r % 16 == 0 ? 3900 + r % 400 : r % 997;
-    if (r % 509 == 0) {
-      step = std::uint64_t{1} << 33;
-    }
-    t += step;
+    const std::uint32_t r = next_random(x);
+    t += compact_workload_step(i, r);
     if (i == 600) {
       t -= 2000;  // a clock that went back: sent absolute
     }
