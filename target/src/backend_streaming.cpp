@@ -82,6 +82,7 @@ std::size_t add_trailer(std::uint8_t* out, const std::uint8_t* frame, std::size_
 constexpr std::uint8_t kAnnounceFrame[] = {4, enc::LinkIntegrity::kId, 16, 16, 0};
 static_assert(enc::LinkIntegrity::kId != 0);
 bool g_link_announce[kCores];
+bool g_link_announced = false;  // a start sent link_integrity (set under the state lock)
 
 // One frame (n bytes with its 0x00) with its trailer to the stream hook. A
 // link_integrity frame carries the core's next number and uses none up (the
@@ -130,7 +131,10 @@ void link_started(unsigned caller) noexcept {
   for (unsigned core = 0; core < kCores; ++core) {
     g_link_announce[core] = core != caller;
   }
+  g_link_announced = true;
 }
+
+bool link_announced() noexcept { return g_link_announced; }
 
 void set_link_core(unsigned core) noexcept { g_link_core = core; }
 #endif

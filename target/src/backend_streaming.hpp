@@ -39,13 +39,17 @@ bool link_stream(const std::uint8_t* data, std::size_t len) noexcept;
 /// metadata. Integrity off, nothing.
 inline constexpr unsigned kNoLinkCore = ~0u;
 /// link_started(caller): a start on core caller makes every other core
-/// announce integrity before its next frame.
+/// announce integrity before its next frame. link_announced(): whether a
+/// start has announced integrity yet (before, the host reads frames as they
+/// are, so a frame then goes out without a trailer).
 #if tband_configLINK_INTEGRITY == 1
 void set_link_core(unsigned core) noexcept;
 void link_started(unsigned caller) noexcept;
+bool link_announced() noexcept;
 #else
 inline void set_link_core(unsigned) noexcept {}
 inline void link_started(unsigned) noexcept {}
+inline bool link_announced() noexcept { return false; }
 #endif
 
 /// Compact timestamps, several cores: sends compact_timestamps on the
@@ -56,16 +60,13 @@ bool compact_announcement_dropped() noexcept;
 #else
 inline bool compact_announcement_dropped() noexcept { return false; }
 #endif
-inline bool compact_announcement_owed() noexcept {
-  return compact_ts::kEnabled && kMultiCore && per_core(compact_ts::g_state, current_core()).announce;
-}
-
 /// The stream hook, through link_stream() when integrity is on; first, if a
 /// start on another core asked for it, this core's compact_timestamps (a
 /// drop of it drops the frames too, so none goes out unannounced).
 __attribute__((always_inline)) inline bool stream_data(const std::uint8_t* data, std::size_t len) noexcept {
   if constexpr (compact_ts::kEnabled && kMultiCore) {
-    if (__builtin_expect(compact_announcement_owed(), 0) && compact_announcement_dropped()) {
+    if (__builtin_expect(per_core(compact_ts::g_state, current_core()).announce, 0) &&
+        compact_announcement_dropped()) {
       return true;
     }
   }

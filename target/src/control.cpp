@@ -157,12 +157,17 @@ void acknowledge(std::uint8_t cmd, std::uint32_t status, std::uint32_t value) no
     rt::trace_event<enc::CtlAck::kMaxFramedLen>(core, ts, false, encode);
   } else {
 #if tband_configUSE_BACKEND_STREAMING == 1
-    // With several cores this core's stream may still owe its
-    // compact_timestamps (compact_ts.hpp): never an ack the host would read
-    // at a wrong time; the host asks again.
-    if (!rt::backend::compact_announcement_owed() || !rt::backend::compact_announcement_dropped()) {
-      std::uint8_t frame[enc::CtlAck::kMaxFramedLen];
-      (void)tband_portBACKEND_STREAM_DATA(frame, encode(frame));
+    // Through the stream path as every frame once a start announced link
+    // integrity: its trailer (from then on the host checks every frame);
+    // and with compact timestamps on several cores this core's announcement
+    // first if it still owes one (if that is dropped, so is the ack: the
+    // host asks again). Before, as it is: the host reads it so.
+    std::uint8_t frame[enc::CtlAck::kMaxFramedLen];
+    const std::size_t len = encode(frame);
+    if (rt::backend::kLinkIntegrity && !rt::backend::link_announced()) {
+      (void)tband_portBACKEND_STREAM_DATA(frame, len);
+    } else {
+      (void)rt::backend::stream_data(frame, len);
     }
 #endif
   }
