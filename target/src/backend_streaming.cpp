@@ -136,6 +136,8 @@ void link_started(unsigned caller) noexcept {
 
 bool link_announced() noexcept { return g_link_announced; }
 
+void link_announce_again(unsigned core) noexcept { per_core(g_link_announce, core) = true; }
+
 void set_link_core(unsigned core) noexcept { g_link_core = core; }
 #endif
 
@@ -279,6 +281,35 @@ __attribute__((noinline)) rt::Delivery send_core_id(unsigned core) noexcept {
   return delivery;
 }
 
+// A metadata resend runs while the other cores trace. Replaying another
+// core's metadata takes that core's sequence numbers (link integrity) and
+// settles its reports: both are that core's, written under its backend lock,
+// so the resend holds it meanwhile (lock order: state lock, then backend
+// locks, as the finished checks). Its own stream then misses those numbers:
+// it announces integrity again before its next frame, from where the host
+// counts. At a start (tracing off, every backend finished) no core writes.
+class ResendLock {
+ public:
+  explicit ResendLock(unsigned core) noexcept
+      : core_(core), held_(rt::kMultiCore && rt::tracing_enabled() && core != rt::current_core()) {
+    if (held_) {
+      rt::per_core(rt::g_backend_locks, core_).lock();
+    }
+  }
+  ~ResendLock() {
+    if (held_) {
+      rt::backend::link_announce_again(core_);
+      rt::per_core(rt::g_backend_locks, core_).unlock();
+    }
+  }
+  ResendLock(const ResendLock&) = delete;
+  ResendLock& operator=(const ResendLock&) = delete;
+
+ private:
+  unsigned core_;
+  bool held_;
+};
+
 // ts_resolution_ns says what a tick is; the host reads an event before it
 // at 1 ns per tick. A core that gathers the system metadata only after the
 // start streams it behind its first report, which is timestamped, and other
@@ -298,6 +329,7 @@ bool send_metadata() noexcept {
       return true;
     }
     for (unsigned core = 0; core < rt::kCores; ++core) {
+      const ResendLock other_core_quiet(core);
       const rt::MetadataView meta = rt::metadata_view(core);
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
@@ -308,9 +340,13 @@ bool send_metadata() noexcept {
       }
       if (meta.lost_evts > 0) {
         rt::set_metadata_overflow_fields(rt::current_core(), core, meta.lost_evts, meta.lost_bytes);
-        // Stamped as a metadata hook's reports are (compact_ts.hpp: an absolute one is no anchor).
-        if (failed(send_start_report(core, rt::kMetadataOverflowSpec,
-                                     rt::ts_field(core, true, tband_portTIMESTAMP())))) {
+        // Stamped as a metadata hook's reports are (compact_ts.hpp: an
+        // absolute one is no anchor); another core's without its State.
+        const std::uint64_t now = tband_portTIMESTAMP();
+        const std::uint64_t ts = rt::compact_ts::kEnabled && core != rt::current_core()
+                                     ? rt::compact_ts::foreign_field(now)
+                                     : rt::ts_field(core, true, now);
+        if (failed(send_start_report(core, rt::kMetadataOverflowSpec, ts))) {
           return true;
         }
         rt::metadata_loss_sent_at_start(core, meta.lost_evts);
@@ -333,14 +369,11 @@ bool compact_start_dropped() noexcept {
     return false;
   } else {
     if constexpr (rt::kMultiCore) {
-      // A metadata resend runs while the other cores trace: each drops its
-      // own anchor when it takes the request.
+      // The other cores' hooks may be stamping (a resend runs while they
+      // trace; while tracing is off they stamp too): each drops its own
+      // anchor when it takes the request.
       const unsigned caller = rt::current_core();
-      if (rt::tracing_enabled()) {
-        rt::compact_ts::invalidate(caller);
-      } else {
-        rt::compact_ts::reset();
-      }
+      rt::compact_ts::invalidate(caller);
       rt::compact_ts::ask_others(caller);
     } else {
       rt::compact_ts::reset();
@@ -374,8 +407,10 @@ extern "C" int tband_start_streaming(void) {
 
 extern "C" int tband_restart_streaming(void) {
   return rt::start_tracing([] {
-    if constexpr (rt::compact_ts::kEnabled) {
-      rt::compact_ts::reset();  // what the hooks stamped while tracing was off never reached the host
+    if constexpr (rt::compact_ts::kEnabled && !rt::kMultiCore) {
+      // What the hooks stamped while tracing was off never reached the host
+      // (several cores: each took that back itself, compact_ts::not_sent()).
+      rt::compact_ts::reset();
     }
     return 0;
   });
@@ -395,8 +430,10 @@ extern "C" int tband_stop_streaming(void) {
 #include "control.hpp"
 
 // The control channel's "metadata" command: what start sends, while
-// streaming runs, so that a host that attached later gets every name. One
-// core: in the state lock's critical section no event comes in between.
+// streaming runs, so that a host that attached later gets every name. In the
+// state lock's critical section no event of the calling core comes in
+// between; another core's are held off while its metadata is replayed
+// (ResendLock), and each other core announces again on its own stream.
 int tband::rt::ctl::resend_stream_metadata() noexcept {
   return rt::with_state_lock([] {
     if (!rt::tracing_enabled()) {
@@ -405,7 +442,9 @@ int tband::rt::ctl::resend_stream_metadata() noexcept {
     if (rt::backend::flush_staging()) {
       return -2;
     }
-    return compact_start_dropped() || send_metadata() ? -2 : 0;
+    const bool dropped = compact_start_dropped() || send_metadata();
+    rt::backend::set_link_core(rt::backend::kNoLinkCore);  // every core numbers its own frames again
+    return dropped ? -2 : 0;
   });
 }
 #endif

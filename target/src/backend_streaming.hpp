@@ -41,15 +41,19 @@ inline constexpr unsigned kNoLinkCore = ~0u;
 /// link_started(caller): a start on core caller makes every other core
 /// announce integrity before its next frame. link_announced(): whether a
 /// start has announced integrity yet (before, the host reads frames as they
-/// are, so a frame then goes out without a trailer).
+/// are, so a frame then goes out without a trailer). link_announce_again(core):
+/// core announces integrity before its next frame (its numbers were used
+/// elsewhere; under its backend lock).
 #if tband_configLINK_INTEGRITY == 1
 void set_link_core(unsigned core) noexcept;
 void link_started(unsigned caller) noexcept;
 bool link_announced() noexcept;
+void link_announce_again(unsigned core) noexcept;
 #else
 inline void set_link_core(unsigned) noexcept {}
 inline void link_started(unsigned) noexcept {}
 inline bool link_announced() noexcept { return false; }
+inline void link_announce_again(unsigned) noexcept {}
 #endif
 
 /// Compact timestamps, several cores: sends compact_timestamps on the

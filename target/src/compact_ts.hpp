@@ -24,13 +24,18 @@
 // off are not sent), and a metadata hook's timestamp, which only the reports
 // before it carry (ts_field()).
 //
-// Several cores: a stream per core, each read by the host on its own. The
-// core that starts (or resends the metadata) announces on its stream; every
-// other core is asked to (ask_others()) and takes the request in its next
-// field(), inside its own critical section: its anchor is dropped, so that
-// timestamp is absolute, and `announce` makes the stream hook's path send
-// compact_timestamps on that core's stream ahead of the frame
-// (backend_streaming.hpp). A core writes only its own State.
+// Several cores: a stream per core, each read by the host on its own. A core
+// writes only its own State (its hooks stamp even while tracing is off, so
+// no other core may): the core that starts (or resends the metadata)
+// announces on its stream; every other core is asked to (ask_others()) and
+// takes the request in its next field(), inside its own critical section:
+// its anchor is dropped, so that timestamp is absolute, and `announce` makes
+// the stream hook's path send compact_timestamps on that core's stream ahead
+// of the frame (backend_streaming.hpp). An event stamped but not sent
+// because tracing is off takes its anchor back itself (not_sent()), so no
+// start or restart needs to reset another core's State. The reports a start
+// sends for another core, on the caller's stream, carry foreign_field():
+// absolute, no anchor of that core's (its events are on its own stream).
 #pragma once
 
 #include <cstdint>
@@ -100,7 +105,24 @@ inline std::uint64_t field(unsigned core, std::uint64_t ts) noexcept {
 /// The next timestamp of `core` is absolute (the last one may not have reached the host).
 inline void invalidate(unsigned core) noexcept { per_core(g_state, core).valid = false; }
 
-/// Every core's next timestamp is absolute. At a start (state lock held).
+/// Several cores: an event of `core`, stamped, that tracing being off kept
+/// from the link: its timestamp, if absolute, is no anchor.
+inline void not_sent(unsigned core) noexcept {
+  if constexpr (kEnabled && kMultiCore) {
+    invalidate(core);
+  } else {
+    (void)core;
+  }
+}
+
+/// The timestamp field of a report a start sends for another core than the
+/// caller (on the caller's stream, after a core_id naming that core): an
+/// absolute one that touches no State (that core's events, the only ones its
+/// deltas could follow, go to its own stream).
+inline constexpr std::uint64_t foreign_field(std::uint64_t ts) noexcept { return (ts << kTagBits) | 1u; }
+
+/// Every core's next timestamp is absolute. At a start or restart, one core
+/// (state lock held; several cores: see not_sent()).
 inline void reset() noexcept {
   for (State& s : g_state) {
     s.valid = false;

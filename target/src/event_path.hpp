@@ -108,6 +108,7 @@ __attribute__((always_inline)) inline void trace_frame(unsigned core, std::size_
   } else {
     const backend::CoreLock lock(core);
     if (!lock.active()) {
+      compact_ts::not_sent(core);
       return;
     }
     if (per_core(g_core_reports, core).take_slow_path()) {
@@ -152,6 +153,7 @@ __attribute__((always_inline)) inline void trace_event(unsigned core, std::uint6
     }
   }
   if (kMultiCore && !is_metadata && !backend::accepting()) {
+    compact_ts::not_sent(core);
     return;  // tracing is off: do not encode for nothing (trace_frame checks again under the lock)
   }
   finish_frame(core, encode(frames.event), is_metadata);
