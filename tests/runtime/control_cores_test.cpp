@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "ctl/protocol.hpp"
+#include "control_command.hpp"
 #include "decode/event_format.hpp"
 #include "decode/stream_decoder.hpp"
 #include "tband.h"
@@ -24,19 +24,11 @@
 
 namespace {
 
+using tband::test::carry_out_command;
 using tband::test::TraceCapture;
-using Bytes = std::vector<std::uint8_t>;
 
 constexpr const char* kLinkAnnouncement = "link_integrity seq_bits=16 crc_bits=16";
 constexpr const char* kCompactAnnouncement = "compact_timestamps tag_bits=2 delta_bits=19";
-
-// One command, carried out on the calling thread's core.
-void command(std::uint8_t cmd) {
-  const Bytes payload{cmd};
-  const Bytes frame = tband::ctl::encode_payload(payload);
-  tband_rx_feed(frame.data(), frame.size());
-  EXPECT_EQ(tband_rx_poll(), 1u);
-}
 
 struct Decoded {
   std::vector<std::string> lines;  // each frame: the event, or "error" / "unknown"
@@ -83,7 +75,7 @@ TEST(ControlCores, ResendAndRestartWhileTheOtherCoreTraces) {
       }
     }).join();
   };
-  command(0x01);  // start, on core 0
+  carry_out_command(0x01);  // start, on core 0
   on_core1(20, true);
   std::thread([] {
     tband_host_set_core_id(1);
@@ -91,14 +83,14 @@ TEST(ControlCores, ResendAndRestartWhileTheOtherCoreTraces) {
   }).join();
   t += 10;
   tband_host_set_time(t);
-  command(0x03);  // metadata: core 1's names replayed on core 0's stream
+  carry_out_command(0x03);  // metadata: core 1's names replayed on core 0's stream
   on_core1(20, true);
-  command(0x02);  // stop
+  carry_out_command(0x02);  // stop
   t += 1 << 20;  // far from core 1's anchor: the events off make absolute ones
   on_core1(5, false);  // stamped, not sent: no anchor the host knows
-  command(0x07);  // restart
+  carry_out_command(0x07);  // restart
   on_core1(20, true);
-  command(0x02);
+  carry_out_command(0x02);
 
   const Decoded core0 = decode(capture.bytes(0), 0);
   const Decoded core1 = decode(capture.bytes(1), 1);

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ctl/protocol.hpp"
+#include "control_command.hpp"
 #include "decode/event_format.hpp"
 #include "decode/stream_decoder.hpp"
 #include "tband.h"
@@ -20,15 +20,8 @@
 
 namespace {
 
+using tband::test::carry_out_command;
 using tband::test::TraceCapture;
-using Bytes = std::vector<std::uint8_t>;
-
-void command(std::uint8_t cmd) {
-  const Bytes payload{cmd};
-  const Bytes frame = tband::ctl::encode_payload(payload);
-  tband_rx_feed(frame.data(), frame.size());
-  EXPECT_EQ(tband_rx_poll(), 1u);
-}
 
 struct Decoded {
   std::vector<std::string> events;  // what decoded; "error" for anything else
@@ -51,17 +44,17 @@ TEST(ControlLink, AcknowledgementsWhileStoppedCarryTheirTrailer) {
   TraceCapture capture;
   tband_host_set_clock(TBAND_HOST_CLOCK_MANUAL);
   tband_host_set_time(5);
-  command(0x05);  // a query before any start: no trailer, the host reads it as it is
+  carry_out_command(0x05);  // a query before any start: no trailer, the host reads it as it is
   tband_host_set_time(10);
-  command(0x01);  // start
+  carry_out_command(0x01);  // start
   tband_host_set_time(20);
-  command(0x02);  // stop: answered after tracing stopped
+  carry_out_command(0x02);  // stop: answered after tracing stopped
   tband_host_set_time(30);
-  command(0x02);  // stop again: refused, answered while off
+  carry_out_command(0x02);  // stop again: refused, answered while off
   tband_host_set_time(40);
-  command(0x07);  // restart
+  carry_out_command(0x07);  // restart
   tband_host_set_time(50);
-  command(0x02);
+  carry_out_command(0x02);
   const Decoded d = decode(capture.bytes(0));
   EXPECT_EQ(d.link.corrupt, 0u);
   EXPECT_EQ(d.link.lost, 0u);
