@@ -281,29 +281,33 @@ __attribute__((noinline)) rt::Delivery send_core_id(unsigned core) noexcept {
   return delivery;
 }
 
-// A metadata resend runs while the other cores trace. Replaying another
-// core's metadata takes that core's sequence numbers (link integrity) and
-// settles its reports: both are that core's, written under its backend lock,
-// so the resend holds it meanwhile (lock order: state lock, then backend
-// locks, as the finished checks). Its own stream then misses those numbers:
-// it announces integrity again before its next frame, from where the host
-// counts. At a start (tracing off, every backend finished) no core writes.
-class ResendLock {
+// While start (or a resend) replays a core's metadata, its frames take that
+// core's sequence numbers (the host follows core_id); after, and on every
+// early return, the calling core's again. A resend runs while the other
+// cores trace: another core's numbers and reports are that core's, written
+// under its backend lock, so the resend holds it meanwhile (lock order:
+// state lock, then backend locks, as the finished checks), and as its own
+// stream then misses those numbers it announces integrity again before its
+// next frame, from where the host counts. At a start (tracing off, every
+// backend finished) no other core writes.
+class ReplayingCore {
  public:
-  explicit ResendLock(unsigned core) noexcept
+  explicit ReplayingCore(unsigned core) noexcept
       : core_(core), held_(rt::kMultiCore && rt::tracing_enabled() && core != rt::current_core()) {
     if (held_) {
       rt::per_core(rt::g_backend_locks, core_).lock();
     }
+    rt::backend::set_link_core(core_);
   }
-  ~ResendLock() {
+  ~ReplayingCore() {
+    rt::backend::set_link_core(rt::backend::kNoLinkCore);
     if (held_) {
       rt::backend::link_announce_again(core_);
       rt::per_core(rt::g_backend_locks, core_).unlock();
     }
   }
-  ResendLock(const ResendLock&) = delete;
-  ResendLock& operator=(const ResendLock&) = delete;
+  ReplayingCore(const ReplayingCore&) = delete;
+  ReplayingCore& operator=(const ReplayingCore&) = delete;
 
  private:
   unsigned core_;
@@ -329,12 +333,11 @@ bool send_metadata() noexcept {
       return true;
     }
     for (unsigned core = 0; core < rt::kCores; ++core) {
-      const ResendLock other_core_quiet(core);
       const rt::MetadataView meta = rt::metadata_view(core);
       if (meta.used == 0 && meta.lost_evts == 0) {
         continue;
       }
-      rt::backend::set_link_core(core);  // the host counts them as this core's (it follows core_id)
+      const ReplayingCore replaying(core);
       if (failed(send_core_id(core)) || metadata_dropped(meta.data, meta.used)) {
         return true;
       }
@@ -352,7 +355,6 @@ bool send_metadata() noexcept {
         rt::metadata_loss_sent_at_start(core, meta.lost_evts);
       }
     }
-    rt::backend::set_link_core(rt::current_core());
     return failed(send_core_id(rt::current_core()));
   }
 }
@@ -384,18 +386,16 @@ bool compact_start_dropped() noexcept {
 }
 
 // Integrity on: link_integrity first, then the metadata, numbered as the
-// starting core's until the first core_id; every other core announces
-// integrity again before its first frame (link_stream()).
+// starting core's but for each core's replayed metadata (ReplayingCore);
+// every other core announces integrity again before its first frame
+// (link_stream()).
 bool send_start_frames() noexcept {
   if constexpr (!rt::backend::kLinkIntegrity) {
     return compact_start_dropped() || send_metadata();
   } else {
     rt::backend::link_started(rt::current_core());
-    rt::backend::set_link_core(rt::current_core());
-    const bool dropped = failed(send_start_report(kLinkCrcBits, enc::LinkIntegrity::kSpec, kLinkSeqBits)) ||
-                         compact_start_dropped() || send_metadata();
-    rt::backend::set_link_core(rt::backend::kNoLinkCore);
-    return dropped;
+    return failed(send_start_report(kLinkCrcBits, enc::LinkIntegrity::kSpec, kLinkSeqBits)) ||
+           compact_start_dropped() || send_metadata();
   }
 }
 
@@ -433,7 +433,7 @@ extern "C" int tband_stop_streaming(void) {
 // streaming runs, so that a host that attached later gets every name. In the
 // state lock's critical section no event of the calling core comes in
 // between; another core's are held off while its metadata is replayed
-// (ResendLock), and each other core announces again on its own stream.
+// (ReplayingCore), and each other core announces again on its own stream.
 int tband::rt::ctl::resend_stream_metadata() noexcept {
   return rt::with_state_lock([] {
     if (!rt::tracing_enabled()) {
@@ -442,9 +442,7 @@ int tband::rt::ctl::resend_stream_metadata() noexcept {
     if (rt::backend::flush_staging()) {
       return -2;
     }
-    const bool dropped = compact_start_dropped() || send_metadata();
-    rt::backend::set_link_core(rt::backend::kNoLinkCore);  // every core numbers its own frames again
-    return dropped ? -2 : 0;
+    return compact_start_dropped() || send_metadata() ? -2 : 0;
   });
 }
 #endif
